@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import { Command, Option } from 'commander';
+import { ServiceError } from '@svc/protocol';
+import { isGroup, type AnyCommand, type CommandSpec } from './command.js';
+import { toServiceError } from './errors.js';
+import type { Io } from './io.js';
+import { Output } from './output.js';
+
+const require = createRequire(import.meta.url);
+export const cliVersion = (require('../package.json') as { version: string }).version;
+
+const jsonFlag = '--json';
+const jsonDescription = 'print one JSON document on stdout and nothing else';
+
+export interface ProgramHooks {
+  /** Called with the exit code of the command that ran. */
+  onExit(code: number): void;
+  /** Whether usage errors are reported as JSON (decided before parsing could finish). */
+  readonly json: boolean;
+}
+
+export function buildProgram(io: Io, commands: readonly AnyCommand[], hooks: ProgramHooks): Command {
+  const program = new Command('svc')
+    .description('Forms and signed webhooks for your projects: configure with service.json, run with `svc serve`.')
+    .version(cliVersion, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option(jsonFlag, jsonDescription)
+    .exitOverride()
+    .showHelpAfterError(hooks.json ? false : '(add --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // With --json the usage error becomes the JSON document main() writes.
+      outputError: (text, write) => {
+        if (!hooks.json) write(text);
+      },
+    });
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ svc validate                      check ./service.json
+  $ svc serve --port 8787             run the server on the embedded database
+  $ svc push --json                   apply service.json, print the result as JSON
+
+Every command takes --json. Exit codes: 0 ok, 1 failure you can fix, 2 usage, 3 network or server.`,
+  );
+  for (const command of commands) addCommand(program, command, io, hooks);
+  return program;
+}
+
+function addCommand(parent: Command, spec: AnyCommand, io: Io, hooks: ProgramHooks): void {
+  const command = parent.command(spec.name).summary(spec.summary).description(spec.summary);
+  if (isGroup(spec)) {
+    command.option(jsonFlag, jsonDescription);
+    for (const child of spec.commands) addCommand(command, child, io, hooks);
+    return;
+  }
+  describe(command, spec);
+  command.action(async (...actionArgs: unknown[]) => {
+    const self = actionArgs[actionArgs.length - 1] as Command;
+    const args = (actionArgs.slice(0, -2) as (string | string[] | undefined)[]).flat();
+    const options = self.optsWithGlobals<Record<string, unknown>>();
+    const json = options['json'] === true;
+    const out = new Output(io, json);
+    try {
+      const code = await spec.run({ args, options: { ...options, json }, io, out });
+      hooks.onExit(code ?? 0);
+    } catch (error) {
+      const failure = toServiceError(error);
+      out.failure(failure);
+      hooks.onExit(failure.exitCode);
+    }
+  });
+}
+
+function describe(command: Command, spec: CommandSpec): void {
+  if (spec.description) command.description(spec.description);
+  for (const argument of spec.arguments ?? []) command.argument(argument.name, argument.description);
+  for (const optionSpec of spec.options ?? []) {
+    const option = new Option(optionSpec.flags, optionSpec.description);
+    if (optionSpec.defaultValue !== undefined) option.default(optionSpec.defaultValue);
+    if (optionSpec.choices) option.choices(optionSpec.choices);
+    if (optionSpec.env) option.env(optionSpec.env);
+    if (optionSpec.hidden) option.hideHelp();
+    command.addOption(option);
+  }
+  command.option(jsonFlag, jsonDescription);
+  if (spec.examples && spec.examples.length > 0) {
+    command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  }
+}
+
+export function usageError(message: string): ServiceError {
+  return new ServiceError('usage', message);
+}

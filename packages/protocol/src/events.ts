@@ -1,0 +1,115 @@
+/**
+ * The typed event catalog: every event type the service can send, its family, a one-line
+ * meaning, and the shape of its `data`. Webhook patterns are checked against it, and
+ * `svc webhooks test --event TYPE` builds its sample from it.
+ */
+export const eventFamilies = ['form', 'deploy', 'request'] as const;
+export type EventFamily = (typeof eventFamilies)[number];
+
+export interface FormRef {
+  id: string;
+  slug: string;
+  name: string | null;
+}
+
+export interface SubmissionFile {
+  field: string;
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
+export interface SubmissionData {
+  form: FormRef;
+  submission: {
+    id: string;
+    fields: Record<string, unknown>;
+    files: SubmissionFile[];
+    createdAt: string;
+  };
+}
+
+export interface DeployData {
+  deploy: {
+    id: string;
+    environment: 'production' | 'staging' | 'development';
+    branch: string;
+    commit: string;
+    url: string | null;
+    createdAt: string;
+  };
+}
+
+export interface RequestData {
+  request: {
+    id: string;
+    page: string;
+    message: string;
+    createdAt: string;
+  };
+  reply?: { message: string; createdAt: string };
+}
+
+/** Event type → the type of its `data`. */
+export interface EventDataMap {
+  'form.submission.created': SubmissionData;
+  'form.submission.spam': SubmissionData;
+  'deploy.started': DeployData;
+  'deploy.succeeded': DeployData;
+  'deploy.failed': DeployData;
+  'deploy.promoted': DeployData;
+  'request.created': RequestData;
+  'request.replied': RequestData;
+  'request.resolved': RequestData;
+}
+
+export type EventType = keyof EventDataMap;
+
+export const eventCatalog: Readonly<Record<EventType, { family: EventFamily; description: string; producedNow: boolean }>> = {
+  'form.submission.created': { family: 'form', description: 'A submission that is not spam was stored.', producedNow: true },
+  'form.submission.spam': { family: 'form', description: 'A submission was routed to Spam.', producedNow: true },
+  'deploy.started': { family: 'deploy', description: 'A deploy of a branch started.', producedNow: false },
+  'deploy.succeeded': { family: 'deploy', description: 'A deploy finished and is live.', producedNow: false },
+  'deploy.failed': { family: 'deploy', description: 'A deploy failed.', producedNow: false },
+  'deploy.promoted': { family: 'deploy', description: 'A deploy was promoted to another environment.', producedNow: false },
+  'request.created': { family: 'request', description: 'A visitor sent a request through the Pinpoints widget.', producedNow: false },
+  'request.replied': { family: 'request', description: 'Somebody replied to a request.', producedNow: false },
+  'request.resolved': { family: 'request', description: 'A request was marked resolved.', producedNow: false },
+};
+
+export const eventTypes = Object.keys(eventCatalog) as EventType[];
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(eventCatalog, value);
+}
+
+/** The JSON body of every webhook delivery (DESIGN.md §4). */
+export interface EventEnvelope<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  createdAt: string;
+  workspace: string;
+  project: string;
+  data: EventDataMap[T];
+}
+
+/**
+ * A webhook subscribes with patterns: `*`, a family wildcard (`form.*`, `deploy.*`,
+ * `request.*`) or an exact event type from the catalog.
+ */
+export function isValidEventPattern(pattern: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('.*')) return (eventFamilies as readonly string[]).includes(pattern.slice(0, -2));
+  return isEventType(pattern);
+}
+
+export function eventMatches(pattern: string, type: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('.*')) return type.startsWith(pattern.slice(0, -1));
+  return pattern === type;
+}
+
+export function eventMatchesAny(patterns: readonly string[], type: string): boolean {
+  return patterns.some((pattern) => eventMatches(pattern, type));
+}
