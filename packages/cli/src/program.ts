@@ -74,7 +74,7 @@ function addCommand(parent: Command, spec: AnyCommand, io: Io, hooks: ProgramHoo
   });
 }
 
-function describe(command: Command, spec: CommandSpec): void {
+function describe(command: Command, spec: Pick<CommandSpec, 'description' | 'arguments' | 'options' | 'examples'>): void {
   if (spec.description) command.description(spec.description);
   for (const argument of spec.arguments ?? []) command.argument(argument.name, argument.description);
   for (const optionSpec of spec.options ?? []) {

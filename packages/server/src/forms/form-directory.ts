@@ -1,0 +1,32 @@
+import { findFormByEndpointId, type ResolvedForm } from '../store/queries/forms.js';
+import type { Db } from '../store/store.js';
+
+/**
+ * Endpoint id → form, cached for a few seconds so the hot path does not query the
+ * database on every submission. Changes made through this process invalidate at once;
+ * other instances see them within `ttlMs`.
+ */
+export class FormDirectory {
+  private readonly cache = new Map<string, { form: ResolvedForm | null; expires: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async resolve(endpointId: string): Promise<ResolvedForm | null> {
+    const now = Date.now();
+    const cached = this.cache.get(endpointId);
+    if (cached && cached.expires > now) return cached.form;
+    const form = await findFormByEndpointId(this.db, endpointId);
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    // Unknown ids are remembered briefly too, so probing them stays cheap.
+    this.cache.set(endpointId, { form, expires: now + (form ? this.ttlMs : Math.min(this.ttlMs, 1_000)) });
+    return form;
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,121 @@
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
+import type { FileStore, StagedFile } from '../store/files/file-store.js';
+import type { FormLimits } from './limits.js';
+
+/** A file read from a multipart submission, staged but not yet permanent. */
+export interface StagedUpload {
+  readonly field: string;
+  /** The client's file name, cleaned for display; never used as a path. */
+  readonly name: string;
+  readonly contentType: string;
+  readonly staged: StagedFile;
+}
+
+export interface MultipartSubmission {
+  readonly fields: Record<string, unknown>;
+  readonly uploads: StagedUpload[];
+}
+
+const limitCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
+
+/**
+ * Reads a multipart body: text parts become fields (a name sent twice becomes a list),
+ * file parts are staged by content hash. Over any limit the whole request is refused
+ * with 413 and every staged file is dropped; a malformed body is a 400.
+ */
+export async function readMultipart(request: FastifyRequest, files: FileStore, limits: FormLimits): Promise<MultipartSubmission> {
+  const fields = new Map<string, unknown>();
+  const uploads: StagedUpload[] = [];
+  const budget = { used: 0, max: limits.multipartBytes };
+  try {
+    const parts = request.parts({
+      limits: {
+        fields: limits.fields,
+        files: limits.files,
+        fileSize: limits.fileBytes,
+        fieldSize: limits.jsonBodyBytes,
+        parts: limits.fields + limits.files,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.valueTruncated || part.fieldnameTruncated) throw tooLarge('a field value is over its size limit');
+        spend(budget, Buffer.byteLength(String(part.value)));
+        addField(fields, part.fieldname, part.value);
+        continue;
+      }
+      const staged = await stageFile(files, part.file, budget);
+      if (part.file.truncated) {
+        await staged.discard();
+        throw tooLarge(`a file is larger than ${limits.fileBytes} bytes`);
+      }
+      // Browsers send an empty, nameless part for a file input left empty.
+      const fileName = (part.filename as string | undefined) ?? '';
+      if (staged.size === 0 && fileName === '') {
+        await staged.discard();
+        continue;
+      }
+      uploads.push({ field: part.fieldname, name: cleanFileName(fileName), contentType: cleanContentType(part.mimetype), staged });
+    }
+  } catch (error) {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    throw asRequestError(error);
+  }
+  return { fields: Object.fromEntries(fields), uploads };
+}
+
+async function stageFile(files: FileStore, stream: Readable, budget: { used: number; max: number }): Promise<StagedFile> {
+  async function* counted(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+      spend(budget, chunk.byteLength);
+      yield chunk;
+    }
+  }
+  return files.stage(counted());
+}
+
+function spend(budget: { used: number; max: number }, bytes: number): void {
+  budget.used += bytes;
+  if (budget.used > budget.max) throw tooLarge(`a multipart submission carries at most ${budget.max} bytes`);
+}
+
+function addField(fields: Map<string, unknown>, name: string, value: unknown): void {
+  const existing = fields.get(name);
+  if (existing === undefined) fields.set(name, value);
+  else if (Array.isArray(existing)) existing.push(value);
+  else fields.set(name, [existing, value]);
+}
+
+function tooLarge(message: string): ServiceError {
+  return new ServiceError('payload_too_large', message);
+}
+
+/** Limits become 413; whatever else the multipart parser throws means a malformed body. */
+function asRequestError(error: unknown): unknown {
+  if (error instanceof ServiceError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && limitCodes.has(code)) return tooLarge('the submission is over a size or count limit');
+  if (isParserError(error)) return new ServiceError('invalid_body', 'the multipart body is malformed', undefined, { cause: error });
+  return error;
+}
+
+function isParserError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('FST_')) return true;
+  // busboy reports malformed input with plain Errors carrying these messages.
+  return /unexpected end of multipart data|boundary not found|boundary required|needle|content-type/i.test(error.message);
+}
+
+export function cleanFileName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
+}
+
+function cleanContentType(type: string): string {
+  return /^[\w.+-]+\/[\w.+-]+$/.test(type) && type.length <= 127 ? type.toLowerCase() : 'application/octet-stream';
+}

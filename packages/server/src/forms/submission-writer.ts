@@ -1,0 +1,71 @@
+import { ServiceError } from '@svc/protocol';
+import { Batcher } from '../lib/batcher.js';
+import { commitSubmissionBatch, type PreparedSubmission, type SubmissionOutcome } from '../store/queries/submission-batch.js';
+import type { Store } from '../store/store.js';
+
+type Result = { ok: true; outcome: SubmissionOutcome } | { ok: false; error: unknown };
+
+export interface SubmissionWriterOptions {
+  readonly idempotencyWindowMs: number;
+  /** Largest number of submissions committed together. */
+  readonly maxBatch?: number;
+  /** Batches committed at once (one is right for SQLite's single writer). */
+  readonly concurrency?: number;
+}
+
+/**
+ * The durable write path of the form endpoint. Submissions that arrive together are
+ * committed together: one transaction, one fsync, then every caller gets its answer.
+ * A batch that fails is retried one submission at a time, so one bad submission (its form
+ * deleted a moment ago, say) never fails its neighbours.
+ */
+export class SubmissionWriter {
+  private readonly batcher: Batcher<PreparedSubmission, Result>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: SubmissionWriterOptions,
+  ) {
+    this.batcher = new Batcher({
+      run: (items) => this.commit(items),
+      maxBatch: options.maxBatch ?? 256,
+      concurrency: options.concurrency ?? (store.capabilities.dialect === 'sqlite' ? 1 : 4),
+    });
+  }
+
+  async write(item: PreparedSubmission): Promise<SubmissionOutcome> {
+    const result = await this.batcher.add(item);
+    if (!result.ok) throw result.error;
+    return result.outcome;
+  }
+
+  /** Waits for every submission handed over so far to be committed. */
+  drain(): Promise<void> {
+    return this.batcher.drain();
+  }
+
+  private async commit(items: PreparedSubmission[]): Promise<Result[]> {
+    try {
+      const outcomes = await this.store.transaction((trx) =>
+        commitSubmissionBatch(trx, items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs }),
+      );
+      if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
+      return outcomes.map((outcome) => ({ ok: true, outcome }));
+    } catch (error) {
+      if (items.length === 1) return [{ ok: false, error: explain(error) }];
+      const results: Result[] = [];
+      for (const item of items) results.push(...(await this.commit([item])));
+      return results;
+    }
+  }
+}
+
+/** A submission whose form vanished between lookup and commit is answered as unknown. */
+function explain(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : '';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '23503' || /FOREIGN KEY constraint failed/.test(message)) {
+    return new ServiceError('not_found', 'no form has this endpoint id', undefined, { cause: error });
+  }
+  return error;
+}

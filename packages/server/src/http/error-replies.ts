@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, codeForStatus, errorCodes, type ErrorCode } from '@svc/protocol';
+
+/** Fastify's own failures, named by the registry. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_REQ_FILE_TOO_LARGE: 'payload_too_large',
+  FST_FILES_LIMIT: 'payload_too_large',
+  FST_FIELDS_LIMIT: 'payload_too_large',
+  FST_PARTS_LIMIT: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_body',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_body',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_body',
+  FST_INVALID_JSON_FIELD_ERROR: 'invalid_body',
+  FST_PROTO_VIOLATION: 'invalid_body',
+  FST_MP_PREMATURE_CLOSE: 'invalid_body',
+  FST_ERR_VALIDATION: 'invalid_body',
+  FST_ERR_BAD_URL: 'not_found',
+};
+
+/** Any failure as a ServiceError; what is not ours and not a client error is `internal`. */
+export function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const fastifyError = error as Partial<FastifyError> | null;
+  const mapped = typeof fastifyError?.code === 'string' ? fastifyCodes[fastifyError.code] : undefined;
+  if (mapped) return new ServiceError(mapped, undefined, undefined, { cause: error });
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ServiceError(codeForStatus(status), fastifyError?.message, undefined, { cause: error });
+  }
+  return new ServiceError('internal', undefined, undefined, { cause: error });
+}
+
+/**
+ * Sends the documented error body: `{"ok":false,"error":"<code>"}` (plus `retryAfter` for
+ * 429 and `errors` for 422). `verbose` adds a `message` for the CLI API's callers.
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean): FastifyReply {
+  const failure = toServiceError(error);
+  const status = errorCodes[failure.code].status;
+  if (status >= 500) request.log.error({ err: failure.cause ?? failure }, 'request failed');
+  else request.log.debug({ code: failure.code }, failure.message);
+
+  const body: Record<string, unknown> = { ok: false };
+  if (failure.code === 'validation_failed' && failure.details?.['errors']) {
+    body['errors'] = failure.details['errors'];
+    if (verbose) body['error'] = failure.code;
+  } else {
+    body['error'] = failure.code;
+  }
+  if (failure.code === 'rate_limited' && typeof failure.details?.['retryAfter'] === 'number') {
+    body['retryAfter'] = failure.details['retryAfter'];
+    reply.header('retry-after', String(failure.details['retryAfter']));
+  }
+  if (verbose && status < 500) body['message'] = failure.message;
+  if (verbose && failure.details && failure.code !== 'validation_failed') body['details'] = failure.details;
+  return reply.code(status).send(body);
+}

@@ -1,0 +1,158 @@
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type SubmissionFile } from '@svc/protocol';
+import { checkFields } from '../forms/email.js';
+import type { FormDirectory } from '../forms/form-directory.js';
+import { fieldsFromJson } from '../forms/json-body.js';
+import { maxIdempotencyKeyLength, type FormLimits } from '../forms/limits.js';
+import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
+import { prepareSubmission } from '../forms/prepare-submission.js';
+import type { SubmissionWriter } from '../forms/submission-writer.js';
+import type { Metrics } from '../observability/metrics.js';
+import { rateLimitHeaders } from '../ratelimit/headers.js';
+import type { RateLimitPolicy } from '../ratelimit/policy.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { ResolvedForm } from '../store/queries/forms.js';
+import type { Store } from '../store/store.js';
+import { normalizeIp } from './client-ip.js';
+import { sendError } from './error-replies.js';
+
+export interface FormRouteServices {
+  readonly store: Store;
+  readonly directory: FormDirectory;
+  readonly writer: SubmissionWriter;
+  readonly rateLimiter: RateLimiter;
+  readonly limits: FormLimits;
+  readonly defaultPolicy: RateLimitPolicy;
+  readonly metrics: Metrics;
+  readonly idempotencyWindowMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The form addressed by `/api/f/:id`, once resolved. */
+    form: ResolvedForm | null;
+  }
+}
+
+type FormRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** `POST /api/f/:id` (DESIGN.md §3), its CORS preflight, and 405 for other methods. */
+export async function formRoutes(app: FastifyInstance, services: FormRouteServices): Promise<void> {
+  const { limits } = services;
+  app.decorateRequest('form', null);
+  // Only JSON and multipart are accepted; anything else is refused with 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(multipart, {
+    limits: { fields: limits.fields, files: limits.files, fileSize: limits.fileBytes, fieldSize: limits.jsonBodyBytes },
+    throwFileSizeLimit: true,
+  });
+  await app.register(cors, {
+    origin: '*',
+    methods: ['POST'],
+    allowedHeaders: ['content-type', 'idempotency-key', 'x-service-honeypot'],
+    exposedHeaders: ['retry-after', 'ratelimit', 'ratelimit-policy', 'idempotent-replayed'],
+    maxAge: 86_400,
+    strictPreflight: false,
+  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, false));
+
+  app.post('/:id', { bodyLimit: limits.jsonBodyBytes, onRequest: (request, reply) => admit(request as FormRequest, reply, services) }, async (request, reply) =>
+    submit(request as FormRequest, reply, services),
+  );
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
+    url: '/:id',
+    exposeHeadRoute: false,
+    handler: (_request, reply) => reply.code(405).header('allow', 'POST, OPTIONS').send({ ok: false, error: 'method_not_allowed' }),
+  });
+}
+
+/** Before the body is read: the form must exist and the client must be within its limit. */
+async function admit(request: FormRequest, reply: FastifyReply, services: FormRouteServices): Promise<FastifyReply | undefined> {
+  const form = await services.directory.resolve(request.params.id);
+  if (!form) throw new ServiceError('not_found', 'no form has this endpoint id');
+  request.form = form;
+  const decision = await services.rateLimiter.consume(form.rateLimit ?? services.defaultPolicy, `${form.id}|${normalizeIp(request.ip)}`);
+  void reply.headers(rateLimitHeaders(decision));
+  if (!decision.allowed) {
+    return reply.code(429).send({ ok: false, error: 'rate_limited', retryAfter: decision.resetSeconds });
+  }
+  return undefined;
+}
+
+async function submit(request: FormRequest, reply: FastifyReply, services: FormRouteServices): Promise<unknown> {
+  const form = request.form!;
+  const receivedAt = Date.now();
+  const idempotencyKey = readIdempotencyKey(request);
+  const { fields, uploads } = await readBody(request, services);
+
+  const errors = checkFields(fields);
+  if (Object.keys(errors).length > 0) {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey);
+    if (original !== null) return replay(reply, original);
+    return reply.code(422).send({ ok: false, errors });
+  }
+
+  for (const upload of uploads) await upload.staged.commit();
+  const files: SubmissionFile[] = uploads.map((upload) => ({
+    field: upload.field,
+    name: upload.name,
+    size: upload.staged.size,
+    contentType: upload.contentType,
+    sha256: upload.staged.sha256,
+  }));
+  const state = request.headers['x-service-honeypot'] === undefined ? 'inbox' : 'spam';
+  const userAgent = request.headers['user-agent'];
+  const outcome = await services.writer.write(
+    prepareSubmission({
+      form,
+      state,
+      fields,
+      files,
+      clientIp: normalizeIp(request.ip),
+      userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
+      idempotencyKey,
+      receivedAt,
+    }),
+  );
+  if (outcome.replayed) return replay(reply, outcome.id);
+  services.metrics.submissions.inc({ state });
+  return { ok: true, id: outcome.id };
+}
+
+async function readBody(request: FormRequest, services: FormRouteServices): Promise<{ fields: Record<string, unknown>; uploads: StagedUpload[] }> {
+  if (request.isMultipart()) return readMultipart(request, services.store.files, services.limits);
+  const type = request.headers['content-type'];
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+    throw new ServiceError('unsupported_media_type', 'send application/json or multipart/form-data');
+  }
+  return { fields: fieldsFromJson(request.body, services.limits), uploads: [] };
+}
+
+function readIdempotencyKey(request: FastifyRequest): string | null {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return null;
+  if (Array.isArray(value) || value.length === 0 || value.length > maxIdempotencyKeyLength) {
+    throw new ServiceError('invalid_idempotency_key', `idempotency-key must be 1 to ${maxIdempotencyKeyLength} characters`);
+  }
+  return value;
+}
+
+/** A key used within the window answers with its original submission, whatever the body. */
+async function findOriginal(services: FormRouteServices, formId: string, key: string): Promise<string | null> {
+  const row = await services.store.db
+    .selectFrom('idempotency_keys')
+    .select('submission_id')
+    .where('form_id', '=', formId)
+    .where('key', '=', key)
+    .where('created_at', '>=', Date.now() - services.idempotencyWindowMs)
+    .executeTakeFirst();
+  return row?.submission_id ?? null;
+}
+
+function replay(reply: FastifyReply, id: string): FastifyReply {
+  return reply.header('idempotent-replayed', 'true').code(200).send({ ok: true, id });
+}

@@ -1,0 +1,29 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of one server; a registry of its own, so tests can run several. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by route and status code.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by route.',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+  readonly submissions = new Counter({
+    name: 'svc_form_submissions_total',
+    help: 'Form submissions stored, by state (inbox or spam).',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+}

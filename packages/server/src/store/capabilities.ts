@@ -1,0 +1,27 @@
+/**
+ * Every difference between the backends, in one table (pg-boss's "attorney"): shared
+ * queries ask these questions instead of testing the dialect by name.
+ */
+export interface BackendCapabilities {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Queue claims can skip rows other workers hold (`FOR UPDATE SKIP LOCKED`). */
+  readonly skipLocked: boolean;
+  /** Several processes may share the database, so wake-ups must cross processes. */
+  readonly multiProcess: boolean;
+  /** Largest number of bound parameters one statement may carry. */
+  readonly maxParameters: number;
+}
+
+export const sqliteCapabilities: BackendCapabilities = {
+  dialect: 'sqlite',
+  skipLocked: false,
+  multiProcess: false,
+  maxParameters: 32_766,
+};
+
+export const postgresCapabilities: BackendCapabilities = {
+  dialect: 'postgres',
+  skipLocked: true,
+  multiProcess: true,
+  maxParameters: 65_535,
+};

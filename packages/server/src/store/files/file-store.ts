@@ -1,0 +1,24 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * File contents addressed by their SHA-256. Contents are staged while a request is read
+ * and only made permanent once the whole request is accepted, so a rejected request
+ * leaves nothing behind. Client file names are never used as paths.
+ */
+export interface FileStore {
+  /** Reads `content` to its end, hashing it; nothing is permanent until `commit()`. */
+  stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile>;
+  /** The stored contents, or null when no file has that hash. */
+  open(sha256: string): Promise<Readable | null>;
+}
+
+export interface StagedFile {
+  readonly sha256: string;
+  readonly size: number;
+  /** Makes the contents durable under their hash (idempotent: equal contents are stored once). */
+  commit(): Promise<void>;
+  /** Drops the staged contents. */
+  discard(): Promise<void>;
+}
+
+export const sha256Pattern = /^[0-9a-f]{64}$/;

@@ -1,0 +1,115 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { postgresCapabilities } from '../capabilities.js';
+import { DatabaseFileStore } from '../files/database-file-store.js';
+import { WakeUps } from '../listeners.js';
+import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
+import type { Database } from '../schema.js';
+import type { Db, Store, StoreOptions } from '../store.js';
+import { Listener } from './listener.js';
+
+/** The channel on which instances tell each other that the outbox has new events. */
+export const eventsChannel = 'svc_events';
+const int8 = 20;
+const migrationLockKey = 0x5f5c_0001;
+const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
+
+/**
+ * The scale-out backend: PostgreSQL through `pg`, commits with `synchronous_commit=on`,
+ * wake-ups across instances with LISTEN/NOTIFY.
+ */
+export async function openPostgresStore(options: StoreOptions & { databaseUrl: string; poolSize?: number }): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    application_name: 'svc',
+    options: '-c synchronous_commit=on',
+    // Epoch milliseconds and counts are BIGINT; they fit a double exactly.
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === int8 ? Number : defaultParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'] },
+  });
+  pool.on('error', (error) => options.onBackgroundError?.(error, 'idle database connection'));
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const db: Db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
+  const listener = new Listener(options.databaseUrl, eventsChannel, () => wakeUps.fire(), (error) =>
+    options.onBackgroundError?.(error, 'LISTEN connection'),
+  );
+  let notifying: Promise<void> | null = null;
+  let notifyAgain = false;
+
+  // One NOTIFY in flight at a time; requests made meanwhile are folded into one more.
+  const notifyOthers = (): void => {
+    if (notifying) {
+      notifyAgain = true;
+      return;
+    }
+    notifying = pool
+      .query(`NOTIFY ${eventsChannel}`)
+      .then(() => undefined)
+      .catch((error: unknown) => options.onBackgroundError?.(error, 'NOTIFY'))
+      .finally(() => {
+        notifying = null;
+        if (notifyAgain) {
+          notifyAgain = false;
+          notifyOthers();
+        }
+      });
+  };
+
+  return {
+    db,
+    capabilities: postgresCapabilities,
+    files: new DatabaseFileStore(db),
+    transaction: (work) => db.transaction().execute(work),
+    announceEvents: () => {
+      wakeUps.fire();
+      notifyOthers();
+    },
+    onEvents: (callback) => {
+      listener.start();
+      return wakeUps.add(callback);
+    },
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: async () => {
+      await listener.stop();
+      await notifying;
+      await db.destroy();
+    },
+  };
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const migrations = await loadMigrations('postgres');
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Instances starting together take turns; the lock ends with the transaction.
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${ledgerTable} (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+    const applied = await client.query<AppliedMigration>(`SELECT version, name, checksum FROM ${ledgerTable} ORDER BY version`);
+    for (const migration of pendingMigrations(migrations, applied.rows)) {
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO ${ledgerTable} (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)`, [
+        migration.version,
+        migration.name,
+        migration.checksum,
+        Date.now(),
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

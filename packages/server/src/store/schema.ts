@@ -1,0 +1,171 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types for the query builder. Times are Unix epoch milliseconds (numbers on both
+ * backends), booleans are 0/1, JSON documents are text.
+ */
+export interface Database {
+  workspaces: WorkspacesTable;
+  projects: ProjectsTable;
+  domains: DomainsTable;
+  forms: FormsTable;
+  submissions: SubmissionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  tokens: TokensTable;
+  rate_limits: RateLimitsTable;
+  file_blobs: FileBlobsTable;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  slug: string;
+  created_at: number;
+}
+
+export interface ProjectsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  framework: string;
+  environments: string;
+  pinpoints: string;
+  auto: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DomainsTable {
+  hostname: string;
+  project_id: string;
+  environment: string;
+  position: number;
+  created_at: number;
+}
+
+export interface FormsTable {
+  id: string;
+  project_id: string;
+  slug: string;
+  name: string | null;
+  endpoint_id: string;
+  rate_limit_max: number | null;
+  rate_limit_window_seconds: number | null;
+  position: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type SubmissionState = 'inbox' | 'spam';
+
+export interface SubmissionsTable {
+  id: string;
+  form_id: string;
+  state: SubmissionState;
+  fields: string;
+  files: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  idempotency_key: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  form_id: string;
+  key: string;
+  submission_id: string;
+  created_at: number;
+}
+
+export interface EventsTable {
+  id: string;
+  project_id: string;
+  type: string;
+  payload: string;
+  created_at: number;
+  dispatched_at: number | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  enabled: Generated<number>;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface DeliveriesTable {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface TokensTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  workspace_id: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expires_at: number;
+}
+
+/** PostgreSQL only: file contents addressed by SHA-256. */
+export interface FileBlobsTable {
+  sha256: string;
+  size: number;
+  content: Uint8Array;
+  created_at: number;
+}
+
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type FormRow = Selectable<FormsTable>;
+export type SubmissionRow = Selectable<SubmissionsTable>;
+export type NewSubmission = Insertable<SubmissionsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewEvent = Insertable<EventsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookUpdate = Updateable<WebhooksTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type TokenRow = Selectable<TokensTable>;

@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
+import { createForm, type FormFixture } from '../../../../test/support/fixtures.js';
+import { postJson, postRaw, request } from '../../../../test/support/http.js';
+import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
+import type { Store } from '../../src/store/store.js';
+
+const backend = await selectBackend();
+
+describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
+  let environment: TestEnvironment;
+  let server: SvcProcess;
+  let store: Store;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment();
+    store = await environment.openStore();
+    server = await startSvc({ args: [...environment.serverArgs, '--trust-proxy', '--max-file-size', '64KiB', '--max-files', '3', '--max-fields', '20', '--max-multipart-body', '150KiB'] });
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+    await store?.close();
+    await environment?.cleanup();
+  });
+
+  const formUrl = (form: FormFixture) => `${server.url}/api/f/${form.endpointId}`;
+  const submissions = (form: FormFixture) => store.db.selectFrom('submissions').selectAll().where('form_id', '=', form.formId).execute();
+  const events = (form: FormFixture) => store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
+
+  it('accepts a JSON submission and stores it with its form.submission.created event', async () => {
+    const form = await createForm(store, { slug: 'contact', name: 'Contact' });
+    const answer = await postJson(formUrl(form), { name: 'Ada', email: 'ada@example.com', message: 'Hello' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ok: true, id: expect.stringMatching(/^sub_/) });
+    const id = (answer.body as { id: string }).id;
+
+    const [row] = await submissions(form);
+    expect(row).toMatchObject({ id, state: 'inbox', idempotency_key: null });
+    expect(JSON.parse(row!.fields)).toEqual({ name: 'Ada', email: 'ada@example.com', message: 'Hello' });
+
+    const [event] = await events(form);
+    expect(event!.type).toBe('form.submission.created');
+    const payload = JSON.parse(event!.payload);
+    expect(payload).toMatchObject({
+      id: event!.id,
+      type: 'form.submission.created',
+      workspace: form.workspace,
+      project: form.project,
+      data: {
+        form: { id: form.endpointId, slug: 'contact', name: 'Contact' },
+        submission: { id, fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello' }, files: [] },
+      },
+    });
+    expect(new Date(payload.createdAt).toISOString()).toBe(payload.createdAt);
+  });
+
+  it('routes a honeypot submission to spam silently, with an answer shaped like an accepted one', async () => {
+    const form = await createForm(store);
+    const accepted = await postJson(formUrl(form), { email: 'a@example.com' });
+    const spam = await postJson(formUrl(form), { email: 'b@example.com' }, { 'x-service-honeypot': '' });
+    expect(spam.status).toBe(200);
+    expect(spam.body).toEqual({ ok: true, id: expect.stringMatching(/^sub_/) });
+    expect([...spam.headers.keys()].sort()).toEqual([...accepted.headers.keys()].sort());
+
+    const rows = await submissions(form);
+    expect(rows.find((row) => row.id === (spam.body as { id: string }).id)?.state).toBe('spam');
+    const types = (await events(form)).map((event) => event.type).sort();
+    expect(types).toEqual(['form.submission.created', 'form.submission.spam']);
+  });
+
+  it('returns the original submission for a repeated idempotency key, even with another body', async () => {
+    const form = await createForm(store);
+    const key = crypto.randomUUID();
+    const first = await postJson(formUrl(form), { message: 'one' }, { 'idempotency-key': key });
+    const second = await postJson(formUrl(form), { message: 'two' }, { 'idempotency-key': key });
+    const invalid = await postJson(formUrl(form), { email: 'not an address' }, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    for (const replay of [second, invalid]) {
+      expect(replay.status).toBe(200);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(await submissions(form)).toHaveLength(1);
+    expect(await events(form)).toHaveLength(1);
+
+    const otherForm = await createForm(store);
+    const elsewhere = await postJson(formUrl(otherForm), { message: 'one' }, { 'idempotency-key': key });
+    expect((elsewhere.body as { id: string }).id).not.toBe((first.body as { id: string }).id);
+  });
+
+  it('makes one record and one event from 20 concurrent requests with one idempotency key', async () => {
+    const form = await createForm(store);
+    const key = crypto.randomUUID();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postJson(formUrl(form), { attempt: i }, { 'idempotency-key': key })));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(new Set(answers.map((answer) => (answer.body as { id: string }).id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+    expect(await submissions(form)).toHaveLength(1);
+    expect(await events(form)).toHaveLength(1);
+  });
+
+  it('refuses an idempotency key longer than 255 characters and accepts one of 255', async () => {
+    const form = await createForm(store);
+    const tooLong = await postJson(formUrl(form), { a: 1 }, { 'idempotency-key': 'k'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
+    const longest = await postJson(formUrl(form), { a: 1 }, { 'idempotency-key': 'k'.repeat(255) });
+    expect(longest.status).toBe(200);
+  });
+
+  it('answers 422 with one entry per invalid field for a malformed email, and stores nothing', async () => {
+    const form = await createForm(store);
+    for (const email of ['not-an-email', '', 'a@b', 42, ['ok@example.com', 'nope']]) {
+      const answer = await postJson(formUrl(form), { name: 'x', email });
+      expect(answer.status, JSON.stringify(email)).toBe(422);
+      expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' } });
+    }
+    expect(await submissions(form)).toHaveLength(0);
+    expect(await events(form)).toHaveLength(0);
+  });
+
+  it('answers 404 for an unknown endpoint id and for the planned /v1 API', async () => {
+    const unknown = await postJson(`${server.url}/api/f/doesnotexist`, { a: 1 });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ ok: false, error: 'not_found' });
+    for (const [method, path] of [['GET', '/v1/projects'], ['POST', '/v1/projects'], ['GET', '/v1/requests'], ['GET', '/v1/audit-log'], ['POST', '/v1/projects/x/promote']] as const) {
+      const answer = await request(`${server.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      expect(answer.status, path).toBe(404);
+      expect(answer.body).toEqual({ ok: false, error: 'not_found' });
+    }
+  });
+
+  it('answers 415 for content types other than JSON and multipart', async () => {
+    const form = await createForm(store);
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/xml' }, {}]) {
+      const answer = await postRaw(formUrl(form), 'a=1', headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(415);
+      expect(answer.body).toEqual({ ok: false, error: 'unsupported_media_type' });
+    }
+    expect(await submissions(form)).toHaveLength(0);
+  });
+
+  it('answers 400 for malformed JSON and JSON that is not an object', async () => {
+    const form = await createForm(store);
+    for (const body of ['{"a":', '[1,2]', '"text"', 'null', '42', '', '{"__proto__":{"x":1}}', `{"deep":${'['.repeat(100)}${']'.repeat(100)}}`]) {
+      const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
+      expect(answer.status, body.slice(0, 20)).toBe(400);
+      expect(answer.body).toEqual({ ok: false, error: 'invalid_body' });
+    }
+    expect(await submissions(form)).toHaveLength(0);
+  });
+
+  it('answers 413 for a JSON body over 1 MiB and accepts one just under it', async () => {
+    const form = await createForm(store);
+    const over = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ ok: false, error: 'payload_too_large' });
+    const under = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024 - 20) }), { 'content-type': 'application/json' });
+    expect(under.status).toBe(200);
+    expect(await submissions(form)).toHaveLength(1);
+  });
+
+  it('answers 405 for other methods on the endpoint path', async () => {
+    const form = await createForm(store);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      const answer = await request(formUrl(form), { method });
+      expect(answer.status, method).toBe(405);
+      expect(answer.body).toEqual({ ok: false, error: 'method_not_allowed' });
+      expect(answer.headers.get('allow')).toBe('POST, OPTIONS');
+    }
+  });
+
+  it('answers CORS preflights from any origin and exposes the rate-limit headers', async () => {
+    const form = await createForm(store);
+    const preflight = await request(formUrl(form), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://client.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key, x-service-honeypot' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    for (const header of ['content-type', 'idempotency-key', 'x-service-honeypot']) {
+      expect(preflight.headers.get('access-control-allow-headers')).toContain(header);
+    }
+    const answer = await postJson(formUrl(form), { a: 1 }, { origin: 'https://client.example' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    for (const header of ['retry-after', 'ratelimit', 'ratelimit-policy']) {
+      expect(answer.headers.get('access-control-expose-headers')).toContain(header);
+    }
+  });
+
+  it('accepts multipart fields and files, storing each file once by its content hash', async () => {
+    const form = await createForm(store);
+    const cv = new Uint8Array(40_000).map((_, i) => i % 251);
+    const body = new FormData();
+    body.append('name', 'Grace');
+    body.append('email', 'grace@example.com');
+    body.append('topic', 'a');
+    body.append('topic', 'b');
+    body.append('cv', new Blob([cv], { type: 'application/pdf' }), '../../etc/passwd\u0000.pdf');
+    body.append('copy', new Blob([cv], { type: 'application/pdf' }), 'copy.pdf');
+    body.append('empty', new Blob([]), '');
+    const answer = await request(formUrl(form), { method: 'POST', body });
+    expect(answer.status, answer.text).toBe(200);
+
+    const [row] = await submissions(form);
+    expect(JSON.parse(row!.fields)).toEqual({ name: 'Grace', email: 'grace@example.com', topic: ['a', 'b'] });
+    const sha256 = createHash('sha256').update(cv).digest('hex');
+    const files = JSON.parse(row!.files);
+    expect(files).toEqual([
+      { field: 'cv', name: 'passwd.pdf', size: cv.length, contentType: 'application/pdf', sha256 },
+      { field: 'copy', name: 'copy.pdf', size: cv.length, contentType: 'application/pdf', sha256 },
+    ]);
+    const stored = await store.files.open(sha256);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(Buffer.from(cv))).toBe(true);
+    const [event] = await events(form);
+    expect(JSON.parse(event!.payload).data.submission.files).toEqual(files);
+  });
+
+  it('validates the email field of multipart submissions too', async () => {
+    const form = await createForm(store);
+    const body = new FormData();
+    body.append('email', 'nope');
+    const answer = await request(formUrl(form), { method: 'POST', body });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' } });
+  });
+
+  it('answers 413 and stores nothing when a multipart submission is over a limit', async () => {
+    const form = await createForm(store);
+    const file = (bytes: number) => new Blob([new Uint8Array(bytes).fill(7)]);
+    const cases: [string, FormData][] = [];
+    const bigFile = new FormData();
+    bigFile.append('f', file(64 * 1024 + 1), 'big.bin');
+    cases.push(['file over its size limit', bigFile]);
+    const manyFiles = new FormData();
+    for (let i = 0; i < 4; i++) manyFiles.append(`f${i}`, file(10), `f${i}.bin`);
+    cases.push(['too many files', manyFiles]);
+    const manyFields = new FormData();
+    for (let i = 0; i < 21; i++) manyFields.append(`field${i}`, 'v');
+    cases.push(['too many fields', manyFields]);
+    const tooMuch = new FormData();
+    for (let i = 0; i < 3; i++) tooMuch.append(`f${i}`, file(60 * 1024), `f${i}.bin`);
+    cases.push(['over the total size', tooMuch]);
+    for (const [name, body] of cases) {
+      const answer = await request(formUrl(form), { method: 'POST', body });
+      expect(answer.status, name).toBe(413);
+      expect(answer.body, name).toEqual({ ok: false, error: 'payload_too_large' });
+    }
+    expect(await submissions(form)).toHaveLength(0);
+    expect(await store.files.open(createHash('sha256').update(new Uint8Array(60 * 1024).fill(7)).digest('hex'))).toBeNull();
+  });
+
+  it('answers 400 for a malformed multipart body', async () => {
+    const form = await createForm(store);
+    const broken = '--XYZ\r\ncontent-disposition: form-data; name="a"\r\n\r\nvalue';
+    for (const [type, body] of [['multipart/form-data; boundary=XYZ', broken], ['multipart/form-data', 'whatever'], [`multipart/form-data; boundary=${'b'.repeat(300)}`, 'x']]) {
+      const answer = await postRaw(formUrl(form), body!, { 'content-type': type! });
+      expect(answer.status, type).toBe(400);
+      expect(answer.body).toEqual({ ok: false, error: 'invalid_body' });
+    }
+    expect(await submissions(form)).toHaveLength(0);
+  });
+
+  it('limits each client IP per endpoint to 30 requests per 5 minutes, with RateLimit headers on every answer', async () => {
+    const form = await createForm(store);
+    const ip = { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
+    for (let i = 1; i <= 30; i++) {
+      const answer = await postJson(formUrl(form), { i }, ip);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"form";r=${30 - i};t=(\\d+)$`));
+    }
+    const limited = await postJson(formUrl(form), { i: 31 }, ip);
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 300).toBe(true);
+    expect(limited.body).toEqual({ ok: false, error: 'rate_limited', retryAfter });
+    expect(limited.headers.get('ratelimit')).toBe(`"form";r=0;t=${retryAfter}`);
+
+    // Another client IP, and the same IP on another endpoint, have their own counts.
+    expect((await postJson(formUrl(form), {}, { 'x-forwarded-for': '203.0.113.8' })).status).toBe(200);
+    const other = await createForm(store);
+    expect((await postJson(formUrl(other), {}, ip)).status).toBe(200);
+    expect(await submissions(form)).toHaveLength(31);
+  });
+
+  it('applies a per-form rate limit instead of the default', async () => {
+    const form = await createForm(store, { rateLimit: { max: 2, windowSeconds: 60 } });
+    const ip = { 'x-forwarded-for': '198.51.100.1' };
+    expect((await postJson(formUrl(form), {}, ip)).status).toBe(200);
+    const second = await postJson(formUrl(form), {}, ip);
+    expect(second.headers.get('ratelimit-policy')).toBe('"form";q=2;w=60');
+    expect(second.headers.get('ratelimit')).toMatch(/^"form";r=0;t=\d+$/);
+    const third = await postJson(formUrl(form), {}, ip);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  });
+
+  it('records the first x-forwarded-for hop as the client IP behind a trusted proxy', async () => {
+    const form = await createForm(store);
+    await postJson(formUrl(form), {}, { 'x-forwarded-for': '192.0.2.44, 10.1.1.1', 'user-agent': 'test-agent/1' });
+    const [row] = await submissions(form);
+    expect(row).toMatchObject({ client_ip: '192.0.2.44', user_agent: 'test-agent/1' });
+  });
+
+  it('serves health, metrics and the service.json schema', async () => {
+    const health = await request(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ ok: true, checks: { database: 'ok' } });
+
+    const schema = await request(`${server.url}/schema/service.json`);
+    expect(schema.status).toBe(200);
+    expect(schema.body).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#' });
+
+    const metrics = await request(`${server.url}/metrics`);
+    expect(metrics.text).toMatch(/svc_http_requests_total\{route="\/api\/f\/:id",method="POST",status="200"\} \d+/);
+    expect(metrics.text).toMatch(/svc_http_requests_total\{route="\/api\/f\/:id",method="POST",status="429"\} \d+/);
+    expect(metrics.text).toMatch(/svc_form_submissions_total\{state="inbox"\} \d+/);
+    expect(metrics.text).toMatch(/svc_form_submissions_total\{state="spam"\} \d+/);
+    expect(metrics.text).toMatch(/svc_http_request_duration_seconds_bucket\{le="0.005",route="\/api\/f\/:id"\} \d+/);
+  });
+});
