@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { FormDirectory } from '../forms/form-directory.js';
+import type { ServerOptions } from '../server-options.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * Who is acting: a token. An admin token (`workspaceId === null`) sees every workspace and
+ * may manage tokens; a workspace token sees and changes only its workspace, and everything
+ * outside it answers `not_found`, as if it did not exist.
+ */
+export interface Principal {
+  readonly tokenId: string;
+  readonly workspaceId: string | null;
+}
+
+export const isAdmin = (principal: Principal): boolean => principal.workspaceId === null;
+
+/**
+ * What every operation may use. Operations are plain functions of (context, principal,
+ * input) that return data or throw a ServiceError; the CLI API, the CLI (through it) and the
+ * settings pages all call the same functions.
+ */
+export interface OperationContext {
+  readonly store: Store;
+  readonly options: ServerOptions;
+  /** Public addresses, for URLs printed to users (form endpoints, the schema). */
+  readonly urls: { readonly baseUrl: string; readonly formsUrl: string };
+  /** Forget cached forms after a change, so the form endpoint sees it at once. */
+  readonly forms: Pick<FormDirectory, 'invalidate'>;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
