@@ -31,6 +31,8 @@ export async function runServe({ options: flags, io, out }: CommandContext<Serve
   // Loaded here so that other commands start without the server's dependencies.
   const server = await import('@svc/server');
   const options = toServerOptions(flags, io.env, io.cwd, server);
+  // Listen for signals before starting, so that one arriving at any moment is honoured.
+  const signalled = untilSignalled();
   const running = await server.startServer(options);
 
   const ready = { event: 'listening', url: running.url, baseUrl: running.baseUrl, formsUrl: running.formsUrl };
@@ -42,7 +44,7 @@ export async function runServe({ options: flags, io, out }: CommandContext<Serve
     return lines.join('\n');
   });
 
-  await untilSignalled();
+  await signalled;
   out.note('shutting down: finishing requests and deliveries in flight');
   await running.close();
   return 0;
