@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
+import { formatPolicy, parsePolicy } from './ratelimit/policy.js';
+import { rateLimitHeaders } from './ratelimit/headers.js';
+
+describe('configuration values', () => {
+  it('parses durations in every unit, a bare number being seconds', () => {
+    expect([parseDuration('250ms'), parseDuration('3s'), parseDuration('15m'), parseDuration('1h'), parseDuration('2d'), parseDuration('10')]).toEqual([
+      250, 3_000, 900_000, 3_600_000, 172_800_000, 10_000,
+    ]);
+    expect(parseDurationList('1s, 2s,4s')).toEqual([1_000, 2_000, 4_000]);
+    expect(() => parseDuration('soon')).toThrow(/not a duration/);
+    expect(() => parseDurationList('1s,,2s')).toThrow();
+  });
+  it('parses sizes in decimal and binary units', () => {
+    expect([parseSize('1048576'), parseSize('1MiB'), parseSize('1mb'), parseSize('512KiB'), parseSize('10 MiB')]).toEqual([1_048_576, 1_048_576, 1_000_000, 524_288, 10_485_760]);
+    expect(() => parseSize('0')).toThrow();
+    expect(() => parseSize('big')).toThrow(/not a size/);
+  });
+  it('parses counts within bounds and booleans', () => {
+    expect(parseCount('10', 0, 10)).toBe(10);
+    expect(() => parseCount('11', 0, 10)).toThrow(/from 0 to 10/);
+    expect(() => parseCount('1.5', 0, 10)).toThrow();
+    expect(['1', 'true', 'YES', 'on'].map(parseBoolean)).toEqual([true, true, true, true]);
+    expect(['0', 'false', 'no', 'off', ''].map(parseBoolean)).toEqual([false, false, false, false, false]);
+    expect(() => parseBoolean('maybe')).toThrow();
+  });
+});
+
+describe('rate-limit policies and headers', () => {
+  it('parses requests/window with units and refuses what is out of bounds', () => {
+    expect(parsePolicy('30/5m')).toEqual({ max: 30, windowSeconds: 300 });
+    expect(parsePolicy('100/60')).toEqual({ max: 100, windowSeconds: 60 });
+    expect(parsePolicy('5/1h')).toEqual({ max: 5, windowSeconds: 3600 });
+    expect(formatPolicy({ max: 30, windowSeconds: 300 })).toBe('30/300s');
+    for (const bad of ['0/5m', '30/0s', '30/2d', 'thirty/5m', '30']) expect(() => parsePolicy(bad), bad).toThrow();
+  });
+  it('writes the draft-11 RateLimit-Policy and RateLimit fields, and retry-after when refused', () => {
+    expect(rateLimitHeaders({ allowed: true, policy: { max: 30, windowSeconds: 300 }, remaining: 29, resetSeconds: 300 })).toEqual({
+      'ratelimit-policy': '"form";q=30;w=300',
+      ratelimit: '"form";r=29;t=300',
+    });
+    expect(rateLimitHeaders({ allowed: false, policy: { max: 30, windowSeconds: 300 }, remaining: 0, resetSeconds: 12 })).toEqual({
+      'ratelimit-policy': '"form";q=30;w=300',
+      ratelimit: '"form";r=0;t=12',
+      'retry-after': '12',
+    });
+  });
+});
