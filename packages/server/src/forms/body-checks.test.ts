@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '@svc/protocol';
+import type { ServiceError } from '@svc/protocol';
 import { checkFields, isValidEmail } from './email.js';
 import { fieldsFromJson } from './json-body.js';
 import { defaultFormLimits } from './limits.js';

@@ -4,7 +4,7 @@ import { Batcher } from './batcher.js';
 describe('Batcher (group commit)', () => {
   it('hands inputs that arrive together to one run and answers each in order', async () => {
     const runs: number[][] = [];
-    const batcher = new Batcher<number, number>({ run: async (inputs) => (runs.push(inputs), inputs.map((n) => n * 2)), maxBatch: 100, concurrency: 1 });
+    const batcher = new Batcher<number, number>({ run: (inputs) => (runs.push(inputs), Promise.resolve(inputs.map((n) => n * 2))), maxBatch: 100, concurrency: 1 });
     const results = await Promise.all([1, 2, 3].map((n) => batcher.add(n)));
     expect(results).toEqual([2, 4, 6]);
     expect(runs).toEqual([[1, 2, 3]]);
@@ -34,10 +34,9 @@ describe('Batcher (group commit)', () => {
   it('splits batches at maxBatch and rejects every input of a failed run', async () => {
     const sizes: number[] = [];
     const batcher = new Batcher<number, number>({
-      run: async (inputs) => {
+      run: (inputs) => {
         sizes.push(inputs.length);
-        if (inputs.includes(5)) throw new Error('boom');
-        return inputs;
+        return inputs.includes(5) ? Promise.reject(new Error('boom')) : Promise.resolve(inputs);
       },
       maxBatch: 3,
       concurrency: 1,
@@ -49,7 +48,7 @@ describe('Batcher (group commit)', () => {
 
   it('drains: resolves once everything handed over is handled', async () => {
     let handled = 0;
-    const batcher = new Batcher<number, number>({ run: async (inputs) => ((handled += inputs.length), inputs), maxBatch: 2, concurrency: 1 });
+    const batcher = new Batcher<number, number>({ run: (inputs) => ((handled += inputs.length), Promise.resolve(inputs)), maxBatch: 2, concurrency: 1 });
     void batcher.add(1);
     void batcher.add(2);
     void batcher.add(3);
