@@ -101,8 +101,11 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(await events(form)).toHaveLength(1);
   });
 
-  it('refuses an idempotency key longer than 255 characters and accepts one of 255', async () => {
+  it('refuses an empty idempotency key or one longer than 255 characters, and accepts one of 255', async () => {
     const form = await createForm(store);
+    const empty = await postRaw(formUrl(form), '{}', { 'content-type': 'application/json', 'idempotency-key': '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
     const tooLong = await postJson(formUrl(form), { a: 1 }, { 'idempotency-key': 'k'.repeat(256) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
@@ -116,6 +119,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       const answer = await postJson(formUrl(form), { name: 'x', email });
       expect(answer.status, JSON.stringify(email)).toBe(422);
       expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' } });
+      expect(answer.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     }
     expect(await submissions(form)).toHaveLength(0);
     expect(await events(form)).toHaveLength(0);
@@ -138,6 +142,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       const answer = await postRaw(formUrl(form), 'a=1', headers);
       expect(answer.status, JSON.stringify(headers)).toBe(415);
       expect(answer.body).toEqual({ ok: false, error: 'unsupported_media_type' });
+      expect(answer.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     }
     expect(await submissions(form)).toHaveLength(0);
   });
@@ -148,6 +153,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
       expect(answer.status, body.slice(0, 20)).toBe(400);
       expect(answer.body).toEqual({ ok: false, error: 'invalid_body' });
+      expect(answer.headers.get('ratelimit')).toMatch(/^"form";r=\d+;t=\d+$/);
     }
     expect(await submissions(form)).toHaveLength(0);
   });
@@ -157,6 +163,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     const over = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' });
     expect(over.status).toBe(413);
     expect(over.body).toEqual({ ok: false, error: 'payload_too_large' });
+    expect(over.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     const under = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024 - 20) }), { 'content-type': 'application/json' });
     expect(under.status).toBe(200);
     expect(await submissions(form)).toHaveLength(1);
