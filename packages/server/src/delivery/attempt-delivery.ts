@@ -1,0 +1,79 @@
+import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, sign } from '@svc/webhooks';
+import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
+import type { AttemptRecord } from '../store/queries/record-attempts.js';
+import type { SecretBox } from '../webhooks/secret-box.js';
+import { activeSigningSecrets } from '../webhooks/signing-secret.js';
+import { decideDelivery, describeOutcome, type AttemptOutcome } from './attempt-decision.js';
+import type { HttpSender, OutgoingRequest } from './http-sender.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+export interface AttemptDependencies {
+  readonly sender: HttpSender;
+  readonly box: SecretBox;
+  readonly policy: RetryPolicy;
+}
+
+export interface AttemptResult {
+  readonly outcome: AttemptOutcome;
+  /** What to record, fenced on the job's lease. */
+  readonly record: AttemptRecord;
+}
+
+/** The request of one attempt, signed now with every active secret (DESIGN.md §5). */
+export function deliveryRequest(job: DeliveryJob, secrets: readonly string[], now: number): OutgoingRequest {
+  return {
+    url: job.url,
+    body: job.payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'svc-webhooks/1',
+      [WEBHOOK_SIGNATURE_HEADER]: sign(secrets, job.payload, Math.floor(now / 1000)),
+      [WEBHOOK_EVENT_HEADER]: job.eventType,
+      [WEBHOOK_EVENT_ID_HEADER]: job.eventId,
+      [WEBHOOK_DELIVERY_HEADER]: job.deliveryId,
+    },
+  };
+}
+
+/** Makes one attempt of a leased delivery and decides what becomes of it. Never throws for the receiver's sake. */
+export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDependencies): Promise<AttemptResult> {
+  const outcome = await send(job, dependencies);
+  const finishedAt = outcome.startedAt + outcome.durationMs;
+  const verdict = decideDelivery(dependencies.policy, outcome, job.attempts + 1 - job.retryBase, finishedAt);
+  return {
+    outcome,
+    record: {
+      deliveryId: job.deliveryId,
+      webhookId: job.webhookId,
+      leaseOwner: job.leaseOwner,
+      attemptsBefore: job.attempts,
+      startedAt: outcome.startedAt,
+      durationMs: outcome.durationMs,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      responseBody: outcome.responseBody,
+      status: verdict.status,
+      nextAttemptAt: verdict.status === 'pending' ? verdict.nextAttemptAt : null,
+      lastError: describeOutcome(outcome),
+      disableWebhook: verdict.status === 'failed' ? verdict.disableWebhook : null,
+    },
+  };
+}
+
+async function send(job: DeliveryJob, { sender, box }: AttemptDependencies): Promise<AttemptOutcome> {
+  const now = Date.now();
+  let secrets: string[];
+  try {
+    secrets = activeSigningSecrets(job, box, now);
+  } catch {
+    // Checked at start, so only a secret damaged since then lands here; it is not sent unsigned.
+    return { startedAt: now, durationMs: 0, statusCode: null, error: 'the signing secret cannot be decrypted with the key of this server', responseBody: null, retryAfter: null };
+  }
+  let request: OutgoingRequest;
+  try {
+    request = deliveryRequest(job, secrets, now);
+  } catch (error) {
+    return { startedAt: now, durationMs: 0, statusCode: null, error: `the request could not be signed: ${(error as Error).message}`, responseBody: null, retryAfter: null };
+  }
+  return sender.send(request);
+}

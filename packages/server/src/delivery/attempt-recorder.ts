@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import { Batcher } from '../lib/batcher.js';
+import { recordAttempts, type AttemptRecord } from '../store/queries/record-attempts.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * Records finished attempts with group commit: attempts that finish together share one
+ * transaction. A batch that fails is retried one attempt at a time; an attempt that still
+ * cannot be recorded is left to its lease, so it is made again later (at least once).
+ */
+export class AttemptRecorder {
+  private readonly batcher: Batcher<AttemptRecord, boolean>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {
+    this.batcher = new Batcher({
+      run: (records) => this.commit(records),
+      maxBatch: 500,
+      concurrency: store.capabilities.writeConcurrency,
+    });
+  }
+
+  /** Resolves true when recorded, false when the lease was lost or recording failed. */
+  record(record: AttemptRecord): Promise<boolean> {
+    return this.batcher.add(record);
+  }
+
+  drain(): Promise<void> {
+    return this.batcher.drain();
+  }
+
+  private async commit(records: AttemptRecord[]): Promise<boolean[]> {
+    try {
+      return await this.store.transaction((trx) => recordAttempts(trx, records, Date.now()));
+    } catch (error) {
+      if (records.length > 1) {
+        const results: boolean[] = [];
+        for (const record of records) results.push(...(await this.commit([record])));
+        return results;
+      }
+      this.logger.error({ err: error, delivery: records[0]?.deliveryId }, 'could not record a delivery attempt; it will be made again after its lease');
+      return [false];
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { randomToken } from '../ids.js';
+import { claimDueDeliveries, releaseLeases } from '../store/queries/claim-deliveries.js';
+import { loadDeliveryJobs, type DeliveryJob } from '../store/queries/delivery-jobs.js';
+import { dispatchEvents } from '../store/queries/dispatch-events.js';
+import { nextDeliveryDue } from '../store/queries/next-delivery-due.js';
+import type { Store } from '../store/store.js';
+import type { SecretBox } from '../webhooks/secret-box.js';
+import { attemptDelivery, type AttemptResult } from './attempt-delivery.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import type { DeliverySettings } from './delivery-settings.js';
+import { HttpSender } from './http-sender.js';
+
+export interface DeliveryWorkerDependencies {
+  readonly store: Store;
+  readonly settings: DeliverySettings;
+  readonly box: SecretBox;
+  readonly logger: Logger;
+  /** Called after every attempt, for metrics. */
+  readonly onAttempt?: (result: AttemptResult) => void;
+}
+
+/** The shortest wait of a timer: work that is due but was not claimable is looked at again this soon. */
+const minWaitMs = 20;
+/** After the database failed a claim, the next try comes this much later. */
+const retryAfterFailureMs = 1_000;
+/** An attempt starts only if its lease outlasts the timeout by this much, leaving time to record it. */
+const recordingAllowanceMs = 500;
+
+/**
+ * Turns outbox events into deliveries and sends them. It wakes up when events are committed
+ * (in process on SQLite, LISTEN/NOTIFY on PostgreSQL), when a retry it scheduled or a lease
+ * comes due, and on a slow safety-net poll. Each wake-up runs one transaction that fans out
+ * new events (leasing the new deliveries to itself, so they go out at once) and claims due
+ * deliveries. It holds up to twice as many deliveries as it sends at once, and claims again
+ * once half of them are done, so claims come in batches; attempts are recorded in batches.
+ */
+export class DeliveryWorker {
+  /** This worker's lease owner name: host, process and a random part, unique per start. */
+  readonly owner = `${hostname()}/${process.pid}/${randomToken(40)}`;
+  private readonly sender: HttpSender;
+  private readonly recorder: AttemptRecorder;
+  /** Leased deliveries waiting for a request slot, oldest first. */
+  private readonly queue: DeliveryJob[] = [];
+  /** Every delivery this worker holds (queued or in flight), by id. */
+  private readonly held = new Set<string>();
+  /** Attempts in flight or being recorded. */
+  private readonly running = new Set<Promise<void>>();
+  /** Webhooks this worker saw answer 410 Gone, and when: their deliveries claimed before are not sent. */
+  private readonly gone = new Map<string, number>();
+  private sending = 0;
+  private waitingForRoom = false;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+  private stopped = false;
+  private dueTimer: NodeJS.Timeout | null = null;
+  private dueAt = Number.POSITIVE_INFINITY;
+  private safetyTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly dependencies: DeliveryWorkerDependencies) {
+    this.sender = new HttpSender(dependencies.settings);
+    this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger);
+  }
+
+  private get capacity(): number {
+    return 2 * this.dependencies.settings.concurrency;
+  }
+
+  start(): void {
+    this.unsubscribe = this.dependencies.store.onEvents(() => this.pump());
+    this.safetyTimer = setInterval(() => this.pump(), this.dependencies.settings.pollIntervalMs);
+    this.safetyTimer.unref();
+    this.pump();
+  }
+
+  /**
+   * Claims nothing more, gives back the leases of deliveries not yet started, lets the
+   * attempts in flight finish and be recorded, then closes connections.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.safetyTimer) clearInterval(this.safetyTimer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    await this.pumping;
+    const unsent = this.queue.splice(0).map((job) => job.deliveryId);
+    await releaseLeases(this.dependencies.store.db, unsent, this.owner, Date.now()).catch((error: unknown) =>
+      this.dependencies.logger.warn({ err: error }, 'could not give back unused delivery leases; they expire on their own'),
+    );
+    await Promise.allSettled([...this.running]);
+    await this.recorder.drain();
+    await this.sender.close();
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.pumpUntilIdle()
+      .catch((error: unknown) => {
+        this.pumpAgain = false;
+        this.dependencies.logger.error({ err: error }, 'delivery worker: claiming work failed; trying again shortly');
+        this.wakeAt(Date.now() + retryAfterFailureMs);
+      })
+      .finally(() => {
+        this.pumping = null;
+        if (this.pumpAgain) this.pump();
+      });
+  }
+
+  private async pumpUntilIdle(): Promise<void> {
+    const { store, settings } = this.dependencies;
+    do {
+      this.pumpAgain = false;
+      const room = this.capacity - this.held.size;
+      const now = Date.now();
+      const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
+      const work = await store.transaction(async (trx) => {
+        const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
+        const claimLimit = room - dispatched.leased.length;
+        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit });
+        const jobs = await loadDeliveryJobs(trx, [...dispatched.leased, ...claimed]);
+        return { jobs, moreEvents: dispatched.more, full: claimLimit <= 0 || claimed.length === claimLimit };
+      });
+      for (const job of work.jobs) this.hold(job);
+      this.startSends();
+      // Full: there may be more due; a batch of finished attempts makes room and pumps again.
+      this.waitingForRoom = work.full;
+      if (work.moreEvents && !this.waitingForRoom) this.pumpAgain = true;
+    } while (this.pumpAgain && !this.stopped);
+    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db));
+  }
+
+  private hold(job: DeliveryJob): void {
+    // Our own lease, taken again while its attempt is still queued or in flight.
+    if (this.held.has(job.deliveryId)) return;
+    this.held.add(job.deliveryId);
+    this.queue.push(job);
+  }
+
+  private startSends(): void {
+    const { settings, logger } = this.dependencies;
+    while (!this.stopped && this.sending < settings.concurrency) {
+      const job = this.queue.shift();
+      if (!job) return;
+      if (job.leaseExpiresAt - Date.now() < settings.timeoutMs + recordingAllowanceMs) {
+        // Too late to finish within the lease: left to expire, then claimed again.
+        logger.debug({ delivery: job.deliveryId }, 'lease too short to start an attempt; leaving it to expire');
+        this.held.delete(job.deliveryId);
+        continue;
+      }
+      const goneAt = this.gone.get(job.webhookId);
+      if (goneAt !== undefined && job.leaseExpiresAt - settings.leaseMs <= goneAt) {
+        // Claimed before its webhook was disabled (which failed the delivery): not sent.
+        this.held.delete(job.deliveryId);
+        continue;
+      }
+      this.sending += 1;
+      const run = this.deliver(job)
+        .catch((error: unknown) => logger.error({ err: error, delivery: job.deliveryId }, 'delivery attempt failed unexpectedly'))
+        .finally(() => {
+          this.running.delete(run);
+          this.held.delete(job.deliveryId);
+        });
+      this.running.add(run);
+    }
+  }
+
+  private async deliver(job: DeliveryJob): Promise<void> {
+    const { settings, box, logger } = this.dependencies;
+    let result: AttemptResult;
+    try {
+      result = await attemptDelivery(job, { sender: this.sender, box, policy: settings.policy });
+    } finally {
+      this.sending -= 1;
+      this.startSends();
+    }
+    this.dependencies.onAttempt?.(result);
+    const { record } = result;
+    const recorded = await this.recorder.record(record);
+    if (this.waitingForRoom && this.held.size - 1 <= settings.concurrency) {
+      this.waitingForRoom = false;
+      this.pump();
+    }
+    if (!recorded) {
+      logger.warn({ delivery: job.deliveryId, attempt: job.attempts + 1 }, 'attempt not recorded: its lease was taken over or recording failed');
+      return;
+    }
+    if (record.disableWebhook !== null) {
+      logger.warn({ webhook: job.webhookId, reason: record.disableWebhook }, 'webhook disabled');
+      this.rememberGone(job.webhookId);
+    }
+    if (record.status === 'pending' && record.nextAttemptAt !== null) this.wakeAt(record.nextAttemptAt);
+  }
+
+  private rememberGone(webhookId: string): void {
+    const now = Date.now();
+    // Nothing claimed more than a lease ago is still queued.
+    for (const [id, at] of this.gone) if (at < now - this.dependencies.settings.leaseMs) this.gone.delete(id);
+    this.gone.set(webhookId, now);
+  }
+
+  /** Makes sure the worker wakes by `due` (never later than the safety poll). */
+  private wakeAt(due: number | null): void {
+    if (due === null || this.stopped) return;
+    const now = Date.now();
+    const at = Math.min(Math.max(due, now + minWaitMs), now + this.dependencies.settings.pollIntervalMs);
+    if (at >= this.dueAt) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = at;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null;
+      this.dueAt = Number.POSITIVE_INFINITY;
+      this.pump();
+    }, at - now);
+    this.dueTimer.unref();
+  }
+}

@@ -1,0 +1,165 @@
+import { ServiceError } from '@svc/protocol';
+import { findProjectWebhook } from '../store/queries/webhooks.js';
+import { findDelivery, listAttempts, listDeliveries as queryDeliveries, requeueDelivery, type DeliveryRecord } from '../store/queries/deliveries.js';
+import type { DeliveryAttemptRow, DeliveryStatus } from '../store/schema.js';
+import type { OperationContext, Principal } from './context.js';
+import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { projectInScope } from './scope.js';
+
+export const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+export const deliveryPageSize = { default: 20, max: 100 } as const;
+
+/** One event on its way to one webhook. Never carries a secret. */
+export interface DeliveryView {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly status: DeliveryStatus;
+  /** Attempts made so far, resends included. */
+  readonly attemptCount: number;
+  /** When the next attempt is due (pending only). */
+  readonly nextAttemptAt: string | null;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** When it succeeded or failed for good (null while pending). */
+  readonly completedAt: string | null;
+}
+
+/** One logged attempt: when, what came back (or why nothing did), how long it took. */
+export interface DeliveryAttemptView {
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  /** The first 64 KiB of the answer. */
+  readonly responseBody: string | null;
+}
+
+export interface DeliveryProjectInput {
+  readonly workspace: string;
+  readonly project: string;
+}
+
+export interface DeliveryIdInput extends DeliveryProjectInput {
+  readonly id: string;
+}
+
+export interface ListDeliveriesInput extends DeliveryProjectInput {
+  readonly webhookId?: string | undefined;
+  readonly status?: DeliveryStatus | undefined;
+  /** 1 to 100; default 20. */
+  readonly limit?: number | undefined;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined;
+}
+
+export interface DeliveryPage {
+  readonly deliveries: DeliveryView[];
+  /** Opaque; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+export interface DeliveryWithAttempts {
+  readonly delivery: DeliveryView;
+  /** Every attempt, oldest first. */
+  readonly attempts: DeliveryAttemptView[];
+}
+
+export function toDeliveryView(row: DeliveryRecord): DeliveryView {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attemptCount: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? isoTime(row.next_attempt_at) : null,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+    completedAt: isoTimeOrNull(row.completed_at),
+  };
+}
+
+export function toAttemptView(row: DeliveryAttemptRow): DeliveryAttemptView {
+  return {
+    attempt: row.attempt,
+    startedAt: isoTime(row.started_at),
+    durationMs: row.duration_ms,
+    statusCode: row.status_code,
+    error: row.error,
+    responseBody: row.response_body,
+  };
+}
+
+/** `svc deliveries list`: a project's deliveries, newest first, by webhook and status if asked. */
+export async function listDeliveries(context: OperationContext, principal: Principal, input: ListDeliveriesInput): Promise<DeliveryPage> {
+  const db = context.store.db;
+  const { project } = await projectInScope(db, principal, input.workspace, input.project);
+  if (input.status !== undefined && !deliveryStatuses.includes(input.status)) {
+    throw new ServiceError('validation_failed', `status must be one of ${deliveryStatuses.join(', ')}`, { errors: { status: `must be one of ${deliveryStatuses.join(', ')}` } });
+  }
+  if (input.webhookId !== undefined && !(await findProjectWebhook(db, project.id, input.webhookId))) {
+    throw new ServiceError('not_found', `no webhook "${input.webhookId}" in project "${input.project}"`);
+  }
+  const limit = Math.min(Math.max(Math.trunc(input.limit ?? deliveryPageSize.default), 1), deliveryPageSize.max);
+  const before = input.cursor === undefined ? undefined : decodeDeliveryCursor(input.cursor);
+  const rows = await queryDeliveries(db, { projectId: project.id, webhookId: input.webhookId, status: input.status, before, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { deliveries: page.map(toDeliveryView), nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last.id) : null };
+}
+
+/** One delivery with its whole attempt log. */
+export async function getDelivery(context: OperationContext, principal: Principal, input: DeliveryIdInput): Promise<DeliveryWithAttempts> {
+  const row = await deliveryInScope(context, principal, input);
+  const attempts = await listAttempts(context.store.db, row.id);
+  return { delivery: toDeliveryView(row), attempts: attempts.map(toAttemptView) };
+}
+
+/**
+ * `svc deliveries resend`: a succeeded or failed delivery is queued again, due now, with a
+ * fresh retry budget; its attempt numbers keep counting up and its log keeps every attempt.
+ * `conflict` while it is still pending or while its webhook is disabled.
+ */
+export async function resendDelivery(context: OperationContext, principal: Principal, input: DeliveryIdInput): Promise<DeliveryView> {
+  const store = context.store;
+  const row = await store.transaction(async (trx) => {
+    const delivery = await deliveryInScope(context, principal, input, trx);
+    const webhook = await findProjectWebhook(trx, delivery.project_id, delivery.webhook_id);
+    if (webhook && webhook.enabled !== 1) throw new ServiceError('conflict', `webhook ${webhook.id} is disabled; enable it before resending its deliveries`);
+    if (!(await requeueDelivery(trx, delivery.id, context.now()))) throw new ServiceError('conflict', `delivery ${delivery.id} is still pending; it is resent when it is due`);
+    return findDelivery(trx, delivery.id);
+  });
+  if (!row) throw new ServiceError('not_found', `no delivery "${input.id}"`);
+  store.announceEvents();
+  return toDeliveryView(row);
+}
+
+async function deliveryInScope(context: OperationContext, principal: Principal, input: DeliveryIdInput, db = context.store.db): Promise<DeliveryRecord> {
+  const { project } = await projectInScope(db, principal, input.workspace, input.project);
+  const row = await findDelivery(db, input.id);
+  if (!row || row.project_id !== project.id) throw new ServiceError('not_found', `no delivery "${input.id}" in project "${input.project}"`);
+  return row;
+}
+
+const cursorVersion = 'd1';
+const deliveryIdPattern = /^dlv_[0-9a-z]{26}$/;
+
+function encodeDeliveryCursor(lastId: string): string {
+  return Buffer.from(`${cursorVersion}:${lastId}`, 'utf8').toString('base64url');
+}
+
+function decodeDeliveryCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const [tag, id, ...rest] = text.split(':');
+  if (tag !== cursorVersion || id === undefined || !deliveryIdPattern.test(id) || rest.length > 0) {
+    throw new ServiceError('invalid_cursor', 'the cursor is not one this listing gave out');
+  }
+  return id;
+}

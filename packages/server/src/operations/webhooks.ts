@@ -1,0 +1,290 @@
+import { ServiceError, isEventType, type EventType } from '@svc/protocol';
+import { randomToken, newId } from '../ids.js';
+import { attemptDelivery } from '../delivery/attempt-delivery.js';
+import { deliverySettings } from '../delivery/delivery-settings.js';
+import { HttpSender } from '../delivery/http-sender.js';
+import { findAttempt, findDelivery } from '../store/queries/deliveries.js';
+import { loadDeliveryJobs } from '../store/queries/delivery-jobs.js';
+import { recordAttempts } from '../store/queries/record-attempts.js';
+import {
+  deleteWebhook,
+  disableWebhooks,
+  enableWebhook as markEnabled,
+  findProjectWebhook,
+  insertWebhook,
+  listProjectWebhooks,
+  rotateWebhookSecret as storeRotatedSecret,
+} from '../store/queries/webhooks.js';
+import type { WebhookRow } from '../store/schema.js';
+import type { Db } from '../store/store.js';
+import { secretBoxFor } from '../webhooks/encryption-key.js';
+import { checkEventPatterns } from '../webhooks/event-patterns.js';
+import { sampleEvent } from '../webhooks/sample-event.js';
+import { defaultRotationGraceMs, generateSigningSecret, maxRotationGraceMs, signingSecretContext } from '../webhooks/signing-secret.js';
+import { checkWebhookUrl } from '../webhooks/webhook-url.js';
+import type { OperationContext, Principal } from './context.js';
+import { toAttemptView, toDeliveryView, type DeliveryAttemptView, type DeliveryView } from './deliveries.js';
+import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { projectInScope, type ProjectInScope } from './scope.js';
+
+/** A webhook as every answer shows it: never its signing secret. */
+export interface WebhookView {
+  readonly id: string;
+  readonly workspace: string;
+  readonly project: string;
+  readonly url: string;
+  /** Event patterns: `*`, `form.*`, `deploy.*`, `request.*` or exact event types. */
+  readonly events: string[];
+  readonly description: string | null;
+  readonly enabled: boolean;
+  /** Why it was disabled (by hand, or a 410 Gone answer); null while enabled. */
+  readonly disabledReason: string | null;
+  /** While a rotated-out secret still signs alongside the current one: until when. */
+  readonly previousSecretExpiresAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The answer of create and rotate-secret: the only times the secret is shown. */
+export interface WebhookWithSecret {
+  readonly webhook: WebhookView;
+  /** `whsec_…`: keep it; it cannot be shown again. */
+  readonly secret: string;
+}
+
+export interface WebhookProjectInput {
+  readonly workspace: string;
+  readonly project: string;
+}
+
+export interface WebhookIdInput extends WebhookProjectInput {
+  readonly id: string;
+}
+
+export interface CreateWebhookInput extends WebhookProjectInput {
+  /** http:// or https://. */
+  readonly url: string;
+  /** Patterns; entries may also be comma-separated lists. */
+  readonly events: readonly string[];
+  readonly description?: string | null | undefined;
+}
+
+export interface DisableWebhookInput extends WebhookIdInput {
+  readonly reason?: string | undefined;
+}
+
+export interface RotateWebhookSecretInput extends WebhookIdInput {
+  /** How long the old secret keeps signing too: 0 to 604800 (7 days); default 86400. */
+  readonly gracePeriodSeconds?: number | undefined;
+}
+
+export interface TestWebhookInput extends WebhookIdInput {
+  /** Any catalog type; default `form.submission.created`. */
+  readonly event?: string | undefined;
+}
+
+export interface WebhookTestResult {
+  /** True when the receiver answered 2xx. */
+  readonly succeeded: boolean;
+  readonly event: { readonly id: string; readonly type: EventType };
+  /** The delivery after its first attempt: retried like any other when that failed. */
+  readonly delivery: DeliveryView;
+  readonly attempt: DeliveryAttemptView;
+}
+
+export const maxDescriptionLength = 500;
+const defaultTestEvent: EventType = 'form.submission.created';
+
+/** `svc webhooks add`: a new, enabled webhook; its secret is in the answer and never again. */
+export async function createWebhook(context: OperationContext, principal: Principal, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+  const url = checkWebhookUrl(input.url, { allowPrivateTargets: context.options.allowPrivateTargets });
+  const patterns = checkEventPatterns(input.events);
+  const description = input.description === undefined || input.description === null ? null : String(input.description).trim() || null;
+  const errors: Record<string, string> = {};
+  if (!url.ok) errors['url'] = url.problem;
+  if (!patterns.ok) errors['events'] = patterns.problem;
+  if (description !== null && description.length > maxDescriptionLength) errors['description'] = `must be at most ${maxDescriptionLength} characters`;
+  if (!url.ok || !patterns.ok || Object.keys(errors).length > 0) {
+    throw new ServiceError('validation_failed', Object.entries(errors).map(([field, problem]) => `${field} ${problem}`).join('; '), { errors });
+  }
+
+  const box = await secretBoxFor(context.options);
+  const secret = generateSigningSecret();
+  const now = context.now();
+  const id = newId('wh', now);
+  const { scope, row } = await context.store.transaction(async (trx) => {
+    const scope = await projectInScope(trx, principal, input.workspace, input.project);
+    const row: WebhookRow = {
+      id,
+      project_id: scope.project.id,
+      url: url.url,
+      events: JSON.stringify(patterns.patterns),
+      description,
+      secret: box.seal(secret, signingSecretContext(id)),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      enabled: 1,
+      disabled_reason: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertWebhook(trx, row);
+    return { scope, row };
+  });
+  return { webhook: toWebhookView(scope, row, context.now()), secret };
+}
+
+/** `svc webhooks list`: the project's webhooks, oldest first. */
+export async function listWebhooks(context: OperationContext, principal: Principal, input: WebhookProjectInput): Promise<WebhookView[]> {
+  const scope = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  return (await listProjectWebhooks(context.store.db, scope.project.id)).map((row) => toWebhookView(scope, row, context.now()));
+}
+
+export async function getWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+  const { scope, webhook } = await webhookInScope(context.store.db, principal, input);
+  return toWebhookView(scope, webhook, context.now());
+}
+
+/** `svc webhooks remove`: deletes the webhook with its deliveries and their log; nothing more is sent to it. */
+export async function removeWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+  return context.store.transaction(async (trx) => {
+    const { scope, webhook } = await webhookInScope(trx, principal, input);
+    await deleteWebhook(trx, webhook.id);
+    return toWebhookView(scope, webhook, context.now());
+  });
+}
+
+/** Turns deliveries back on for new events; deliveries failed meanwhile can be resent by hand. */
+export async function enableWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+  const view = await context.store.transaction(async (trx) => {
+    const { scope, webhook } = await webhookInScope(trx, principal, input);
+    if (webhook.enabled !== 1) await markEnabled(trx, webhook.id, context.now());
+    return toWebhookView(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
+  });
+  context.store.announceEvents();
+  return view;
+}
+
+/** Stops deliveries: new events are not delivered to it, and its pending deliveries fail. */
+export async function disableWebhook(context: OperationContext, principal: Principal, input: DisableWebhookInput): Promise<WebhookView> {
+  const reason = input.reason?.trim() || 'disabled by hand';
+  if (reason.length > maxDescriptionLength) {
+    throw new ServiceError('validation_failed', `reason must be at most ${maxDescriptionLength} characters`, { errors: { reason: `must be at most ${maxDescriptionLength} characters` } });
+  }
+  return context.store.transaction(async (trx) => {
+    const { scope, webhook } = await webhookInScope(trx, principal, input);
+    if (webhook.enabled === 1) await disableWebhooks(trx, [webhook.id], reason, context.now());
+    return toWebhookView(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
+  });
+}
+
+/**
+ * `svc webhooks rotate-secret`: a new secret signs from now on; the current one keeps signing
+ * alongside it (its own `v1=`) for the grace period, so receivers can switch without failing
+ * a delivery. A secret still in its grace period from an earlier rotation stops at once.
+ */
+export async function rotateWebhookSecret(context: OperationContext, principal: Principal, input: RotateWebhookSecretInput): Promise<WebhookWithSecret> {
+  const graceSeconds = input.gracePeriodSeconds ?? defaultRotationGraceMs / 1_000;
+  if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0 || graceSeconds * 1_000 > maxRotationGraceMs) {
+    const problem = `must be a whole number of seconds from 0 to ${maxRotationGraceMs / 1_000}`;
+    throw new ServiceError('validation_failed', `gracePeriodSeconds ${problem}`, { errors: { gracePeriodSeconds: problem } });
+  }
+  const box = await secretBoxFor(context.options);
+  const secret = generateSigningSecret();
+  const now = context.now();
+  const { scope, row } = await context.store.transaction(async (trx) => {
+    const { scope, webhook } = await webhookInScope(trx, principal, input);
+    await storeRotatedSecret(trx, webhook.id, box.seal(secret, signingSecretContext(webhook.id)), graceSeconds === 0 ? null : now + graceSeconds * 1_000, now);
+    return { scope, row: (await findProjectWebhook(trx, scope.project.id, webhook.id))! };
+  });
+  return { webhook: toWebhookView(scope, row, context.now()), secret };
+}
+
+/**
+ * `svc webhooks test`: sends a signed sample event of any catalog type to this webhook only,
+ * now, and answers with that attempt. The event is recorded already dispatched, so no other
+ * webhook gets it; its delivery is logged and, when the attempt failed, retried like any other.
+ */
+export async function testWebhook(context: OperationContext, principal: Principal, input: TestWebhookInput): Promise<WebhookTestResult> {
+  const type = input.event ?? defaultTestEvent;
+  if (!isEventType(type)) {
+    throw new ServiceError('validation_failed', `event "${type}" is not in the event catalog`, { errors: { event: 'must be an event type from the catalog' } });
+  }
+  const settings = deliverySettings(context.options);
+  const box = await secretBoxFor(context.options);
+  const now = context.now();
+  const eventId = newId('evt', now);
+  const deliveryId = newId('dlv', now);
+  const leaseOwner = `test/${randomToken(40)}`;
+
+  const jobs = await context.store.transaction(async (trx) => {
+    const { scope, webhook } = await webhookInScope(trx, principal, input);
+    if (webhook.enabled !== 1) throw new ServiceError('conflict', `webhook ${webhook.id} is disabled; enable it before testing it`);
+    const payload = JSON.stringify(sampleEvent(type, { eventId, workspace: scope.workspace.slug, project: scope.project.name, now }));
+    await trx.insertInto('events').values({ id: eventId, project_id: scope.project.id, type, payload, created_at: now, dispatched_at: now }).execute();
+    await trx
+      .insertInto('deliveries')
+      .values({
+        id: deliveryId,
+        event_id: eventId,
+        webhook_id: webhook.id,
+        status: 'pending',
+        next_attempt_at: now,
+        lease_owner: leaseOwner,
+        lease_expires_at: now + settings.leaseMs,
+        last_status_code: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      })
+      .execute();
+    return loadDeliveryJobs(trx, [deliveryId]);
+  });
+  const [job] = jobs;
+  if (!job) throw new ServiceError('not_found', `no webhook "${input.id}" in project "${input.project}"`);
+
+  const sender = new HttpSender(settings);
+  let result;
+  try {
+    result = await attemptDelivery(job, { sender, box, policy: settings.policy });
+  } finally {
+    await sender.close();
+  }
+  await context.store.transaction((trx) => recordAttempts(trx, [result.record], context.now()));
+  // A failed test is retried by the workers; tell them a delivery is scheduled.
+  if (result.record.status === 'pending') context.store.announceEvents();
+
+  const delivery = await findDelivery(context.store.db, deliveryId);
+  const attempt = await findAttempt(context.store.db, deliveryId, 1);
+  if (!delivery || !attempt) throw new ServiceError('not_found', `the webhook "${input.id}" was removed during the test`);
+  return { succeeded: result.record.status === 'succeeded', event: { id: eventId, type }, delivery: toDeliveryView(delivery), attempt: toAttemptView(attempt) };
+}
+
+async function webhookInScope(db: Db, principal: Principal, input: WebhookIdInput): Promise<{ scope: ProjectInScope; webhook: WebhookRow }> {
+  const scope = await projectInScope(db, principal, input.workspace, input.project);
+  const webhook = typeof input.id === 'string' ? await findProjectWebhook(db, scope.project.id, input.id) : undefined;
+  if (!webhook) throw new ServiceError('not_found', `no webhook "${String(input.id)}" in project "${input.project}"`);
+  return { scope, webhook };
+}
+
+function toWebhookView(scope: ProjectInScope, row: WebhookRow, now: number): WebhookView {
+  return {
+    id: row.id,
+    workspace: scope.workspace.slug,
+    project: scope.project.name,
+    url: row.url,
+    events: parsePatterns(row.events),
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.enabled === 1 ? null : row.disabled_reason,
+    previousSecretExpiresAt: row.previous_secret !== null && (row.previous_secret_expires_at ?? 0) > now ? isoTimeOrNull(row.previous_secret_expires_at) : null,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+function parsePatterns(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((pattern): pattern is string => typeof pattern === 'string') : [];
+}

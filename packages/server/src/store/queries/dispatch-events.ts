@@ -1,0 +1,111 @@
+import { eventMatchesAny } from '@svc/protocol';
+import type { Insertable } from 'kysely';
+import { newId } from '../../ids.js';
+import type { BackendCapabilities } from '../capabilities.js';
+import type { DeliveriesTable } from '../schema.js';
+import type { Db } from '../store.js';
+
+export interface DispatchOptions {
+  readonly now: number;
+  /** Most events fanned out by one call. */
+  readonly eventLimit: number;
+  /** The first `limit` new deliveries are leased to `owner` at once, so they can be sent right away. */
+  readonly lease: { readonly owner: string; readonly expiresAt: number; readonly limit: number };
+}
+
+export interface DispatchResult {
+  readonly events: number;
+  /** New deliveries leased to the caller. */
+  readonly leased: string[];
+  /** The batch was full: more events may be waiting. */
+  readonly more: boolean;
+}
+
+const rowsPerStatement = 200;
+
+/**
+ * Fans undispatched outbox events out, in the caller's transaction: one delivery per
+ * enabled webhook of the event's project whose patterns match its type and that existed
+ * when the event was created; then marks the events dispatched. On PostgreSQL the events
+ * are locked with SKIP LOCKED, so instances fan out different events side by side.
+ */
+export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities, options: DispatchOptions): Promise<DispatchResult> {
+  let query = trx
+    .selectFrom('events')
+    .select(['id', 'project_id', 'type', 'created_at'])
+    .where('dispatched_at', 'is', null)
+    .orderBy('id')
+    .limit(options.eventLimit);
+  if (capabilities.skipLocked) query = query.forUpdate().skipLocked();
+  const events = await query.execute();
+  if (events.length === 0) return { events: 0, leased: [], more: false };
+
+  const projectIds = [...new Set(events.map((event) => event.project_id))];
+  const webhooks = await trx
+    .selectFrom('webhooks')
+    .select(['id', 'project_id', 'events', 'created_at'])
+    .where('enabled', '=', 1)
+    .where('project_id', 'in', projectIds)
+    .execute();
+  const byProject = new Map<string, { id: string; patterns: string[]; createdAt: number }[]>();
+  for (const webhook of webhooks) {
+    const list = byProject.get(webhook.project_id) ?? [];
+    list.push({ id: webhook.id, patterns: parsePatterns(webhook.events), createdAt: webhook.created_at });
+    byProject.set(webhook.project_id, list);
+  }
+
+  const rows: Insertable<DeliveriesTable>[] = [];
+  for (const event of events) {
+    for (const webhook of byProject.get(event.project_id) ?? []) {
+      if (webhook.createdAt > event.created_at || !eventMatchesAny(webhook.patterns, event.type)) continue;
+      const leased = rows.length < options.lease.limit;
+      rows.push({
+        id: newId('dlv', options.now),
+        event_id: event.id,
+        webhook_id: webhook.id,
+        status: 'pending',
+        attempts: 0,
+        retry_base: 0,
+        next_attempt_at: options.now,
+        lease_owner: leased ? options.lease.owner : null,
+        lease_expires_at: leased ? options.lease.expiresAt : null,
+        last_status_code: null,
+        last_error: null,
+        created_at: options.now,
+        updated_at: options.now,
+        completed_at: null,
+      });
+    }
+  }
+
+  const leased: string[] = [];
+  for (let start = 0; start < rows.length; start += rowsPerStatement) {
+    const chunk = rows.slice(start, start + rowsPerStatement);
+    const inserted = await trx
+      .insertInto('deliveries')
+      .values(chunk)
+      .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())
+      .returning(['id', 'lease_owner'])
+      .execute();
+    for (const row of inserted) if (row.lease_owner !== null) leased.push(row.id);
+  }
+  await trx
+    .updateTable('events')
+    .set({ dispatched_at: options.now })
+    .where(
+      'id',
+      'in',
+      events.map((event) => event.id),
+    )
+    .execute();
+  return { events: events.length, leased, more: events.length === options.eventLimit };
+}
+
+function parsePatterns(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((pattern): pattern is string => typeof pattern === 'string') : [];
+  } catch {
+    return [];
+  }
+}

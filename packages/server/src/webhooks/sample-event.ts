@@ -1,0 +1,53 @@
+import type { EventDataMap, EventEnvelope, EventType } from '@svc/protocol';
+import { newId } from '../ids.js';
+
+interface SampleScope {
+  readonly eventId: string;
+  readonly workspace: string;
+  readonly project: string;
+  readonly now: number;
+}
+
+/** A realistic event of any catalog type, for `svc webhooks test`: same envelope, made-up data. */
+export function sampleEvent<T extends EventType>(type: T, scope: SampleScope): EventEnvelope<T> {
+  const createdAt = new Date(scope.now).toISOString();
+  return { id: scope.eventId, type, createdAt, workspace: scope.workspace, project: scope.project, data: sampleData(type, scope.now, createdAt) };
+}
+
+function sampleData<T extends EventType>(type: T, now: number, createdAt: string): EventDataMap[T] {
+  const data: { [K in EventType]: () => EventDataMap[K] } = {
+    'form.submission.created': () => submission(now, createdAt),
+    'form.submission.spam': () => submission(now, createdAt),
+    'deploy.started': () => deploy(now, createdAt, null),
+    'deploy.succeeded': () => deploy(now, createdAt, 'https://site.example.com'),
+    'deploy.failed': () => deploy(now, createdAt, null),
+    'deploy.promoted': () => deploy(now, createdAt, 'https://site.example.com'),
+    'request.created': () => request(now, createdAt, false),
+    'request.replied': () => request(now, createdAt, true),
+    'request.resolved': () => request(now, createdAt, true),
+  };
+  return data[type]();
+}
+
+function submission(now: number, createdAt: string): EventDataMap['form.submission.created'] {
+  return {
+    form: { id: 'sample-endpoint-id', slug: 'contact', name: 'Contact' },
+    submission: {
+      id: newId('sub', now),
+      fields: { name: 'Ada Lovelace', email: 'ada@example.com', message: 'This is a test event sent by svc webhooks test.' },
+      files: [],
+      createdAt,
+    },
+  };
+}
+
+function deploy(now: number, createdAt: string, url: string | null): EventDataMap['deploy.started'] {
+  return { deploy: { id: newId('dpl', now), environment: 'production', branch: 'main', commit: '0000000000000000000000000000000000000000', url, createdAt } };
+}
+
+function request(now: number, createdAt: string, replied: boolean): EventDataMap['request.created'] {
+  return {
+    request: { id: newId('req', now), page: 'https://site.example.com/', message: 'This is a test event sent by svc webhooks test.', createdAt },
+    ...(replied ? { reply: { message: 'Thanks, this is a test reply.', createdAt } } : {}),
+  };
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type { SecretBox } from './secret-box.js';
+
+export const signingSecretPrefix = 'whsec_';
+/** DESIGN.md asks for at least 192 random bits; 256 it is. */
+const secretBytes = 32;
+
+/** The default time an old secret keeps signing after a rotation. */
+export const defaultRotationGraceMs = 24 * 60 * 60 * 1000;
+/** The longest grace period a rotation may ask for. */
+export const maxRotationGraceMs = 7 * 24 * 60 * 60 * 1000;
+
+/** `whsec_` and 256 random bits in base64url: no characters a shell or a .env file mangles. */
+export function generateSigningSecret(): string {
+  return `${signingSecretPrefix}${randomBytes(secretBytes).toString('base64url')}`;
+}
+
+/** The additional authenticated data a webhook's secrets are sealed with. */
+export function signingSecretContext(webhookId: string): string {
+  return `webhook-secret:${webhookId}`;
+}
+
+export interface SealedSigningSecrets {
+  readonly webhookId: string;
+  readonly sealedSecret: string;
+  readonly sealedPreviousSecret: string | null;
+  readonly previousSecretExpiresAt: number | null;
+}
+
+/**
+ * The secrets that sign a delivery now, each giving its own `v1=`: the previous secret while
+ * its grace period lasts, then the current one.
+ */
+export function activeSigningSecrets(sealed: SealedSigningSecrets, box: SecretBox, now: number): string[] {
+  const context = signingSecretContext(sealed.webhookId);
+  const secrets: string[] = [];
+  if (sealed.sealedPreviousSecret !== null && sealed.previousSecretExpiresAt !== null && sealed.previousSecretExpiresAt > now) {
+    secrets.push(box.open(sealed.sealedPreviousSecret, context));
+  }
+  secrets.push(box.open(sealed.sealedSecret, context));
+  return secrets;
+}
