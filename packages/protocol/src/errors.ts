@@ -16,6 +16,7 @@ export const errorCodes = {
   // The form endpoint (DESIGN.md §3) and the HTTP surface in general.
   invalid_body: { status: 400, exit: 1, description: 'The body is malformed JSON, not a JSON object, or a malformed multipart body.' },
   invalid_idempotency_key: { status: 400, exit: 1, description: 'The idempotency-key header is empty or longer than 255 characters.' },
+  invalid_cursor: { status: 400, exit: 1, description: 'The pagination cursor is malformed or belongs to another listing.' },
   unauthorized: { status: 401, exit: 1, description: 'The token is missing, unknown or revoked.' },
   forbidden: { status: 403, exit: 1, description: 'The token is valid but may not perform this operation.' },
   not_found: { status: 404, exit: 1, description: 'No such resource, or it is outside what the token can see.' },
@@ -36,8 +37,10 @@ export const errorCodes = {
   file_exists: { status: 409, exit: 1, description: 'The file to write exists already; pass --force to overwrite it.' },
   not_logged_in: { status: 401, exit: 1, description: 'No credentials: run `svc login` or set SVC_TOKEN and SVC_API_URL.' },
   not_linked: { status: 400, exit: 1, description: 'No project given: run the command next to service.json or pass --workspace and --project.' },
+  cancelled: { status: 400, exit: 1, description: 'The command was cancelled at a prompt; nothing was changed.' },
   network_error: { status: 503, exit: 3, description: 'The server could not be reached.' },
   server_error: { status: 502, exit: 3, description: 'The server answered with an unexpected failure or an answer the CLI does not understand.' },
+  delivery_failed: { status: 502, exit: 1, description: 'The webhook receiver did not accept a test delivery (no 2xx answer in time); it is retried like any other.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -1,2 +1,4 @@
 export * from './errors.js';
 export * from './events.js';
+export * from './api/limits.js';
+export * from './api/paths.js';

@@ -1,5 +1,5 @@
 import { defaultFormLimits, idempotencyWindowMs, type FormLimits } from './forms/limits.js';
-import { defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
+import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
 
@@ -21,10 +21,26 @@ export interface ServerOptions {
   readonly allowPrivateTargets: boolean;
   /** Delays between delivery attempts, in milliseconds; undefined keeps the default. */
   readonly retrySchedule: readonly number[] | undefined;
+  /**
+   * The 32-byte key that encrypts webhook signing secrets at rest (SVC_ENCRYPTION_KEY);
+   * undefined: `<dataDir>/encryption.key`, created on first start. Instances sharing a
+   * database must share this key.
+   */
+  readonly encryptionKey: Uint8Array | undefined;
+  /** One delivery attempt, from connecting to the end of the answer. */
+  readonly deliveryTimeoutMs: number;
+  /** How long a claimed delivery stays with its worker; at least the timeout + 1 s. */
+  readonly deliveryLeaseMs: number;
+  /** The delivery worker's safety-net poll (wake-ups normally come from events and timers). */
+  readonly deliveryPollIntervalMs: number;
+  /** Delivery requests in flight at once, per process. */
+  readonly deliveryConcurrency: number;
   readonly role: ServerRole;
   readonly bootstrapToken: string | undefined;
   readonly limits: FormLimits;
   readonly rateLimit: RateLimitPolicy;
+  /** Requests per window per token on the CLI API (the specification: 600 a minute). */
+  readonly cliRateLimit: RateLimitPolicy;
   readonly idempotencyWindowMs: number;
   /** How long a form looked up by endpoint id is cached. */
   readonly formCacheTtlMs: number;
@@ -44,10 +60,16 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     trustProxy: false,
     allowPrivateTargets: false,
     retrySchedule: undefined,
+    encryptionKey: undefined,
+    deliveryTimeoutMs: 10_000,
+    deliveryLeaseMs: 60_000,
+    deliveryPollIntervalMs: 30_000,
+    deliveryConcurrency: 64,
     role: 'all',
     bootstrapToken: undefined,
     limits: defaultFormLimits,
     rateLimit: defaultFormPolicy,
+    cliRateLimit: defaultCliPolicy,
     idempotencyWindowMs,
     formCacheTtlMs: 5_000,
     logLevel: 'info',

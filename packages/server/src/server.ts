@@ -3,7 +3,11 @@ import { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
 import { FormDirectory } from './forms/form-directory.js';
 import { SubmissionWriter } from './forms/submission-writer.js';
+import { observeAttempt } from './delivery/attempt-metrics.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type AppServices, type RoutePlugin } from './http/app.js';
+import { createCliApi } from './http/cli-api/index.js';
 import { startMaintenance } from './maintenance.js';
 import { createLogger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -12,6 +16,9 @@ import { RateLimitSnapshots } from './ratelimit/snapshots.js';
 import type { ServerOptions } from './server-options.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+import { checkEncryptionKey } from './webhooks/encryption-check.js';
+import { loadEncryptionKey } from './webhooks/encryption-key.js';
+import { SecretBox } from './webhooks/secret-box.js';
 
 export interface RunningServer {
   /** Where the HTTP server listens, e.g. `http://127.0.0.1:8787`. */
@@ -25,8 +32,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const logger = createLogger(options.logLevel);
+export async function startServer(requested: ServerOptions): Promise<RunningServer> {
+  const logger = createLogger(requested.logLevel);
+  const delivery = deliverySettings(requested);
+  // Resolved once, so that every part of this process (the operations too) uses one key.
+  const encryption = await loadEncryptionKey(requested);
+  if (encryption.created) logger.info({ path: encryption.source }, 'created the encryption key of webhook secrets: back it up with the database; instances that share a database need SVC_ENCRYPTION_KEY instead');
+  if (encryption.warning) logger.warn(encryption.warning);
+  const options: ServerOptions = { ...requested, encryptionKey: encryption.key };
+  const box = new SecretBox(encryption.key);
   const store = await openStore({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
@@ -38,6 +52,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   try {
+    await checkEncryptionKey(store, box, encryption.source);
     const adminToken = await ensureBootstrapToken(store, options.bootstrapToken);
     const redis = options.redisUrl ? await connectRedis(options.redisUrl, logger) : null;
     if (redis) closers.push(() => redis.quit().then(() => undefined, () => redis.disconnect()));
@@ -53,9 +68,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const maintenance = startMaintenance(store, { idempotencyWindowMs: options.idempotencyWindowMs, intervalMs: 3_600_000, logger });
     closers.push(() => maintenance.stop());
 
+    const metrics = new Metrics();
     const services: AppServices = {
       store,
-      metrics: new Metrics(),
+      metrics,
       directory: new FormDirectory(store.db, options.formCacheTtlMs),
       writer,
       rateLimiter,
@@ -64,7 +80,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       idempotencyWindowMs: options.idempotencyWindowMs,
       ...(redis ? { dependencies: { redis: async () => void (await redis.ping()) } } : {}),
     };
-    const plugins: RoutePlugin[] = [];
+    // The public addresses are known once the server listens (its address is the default).
+    const urls = { baseUrl: '', formsUrl: '' };
+    const cliApi = createCliApi({
+      context: { store, options, urls, forms: services.directory, logger, now: Date.now },
+      rateLimiter,
+      policy: options.cliRateLimit,
+    });
+    closers.push(() => cliApi.close());
+    const plugins: RoutePlugin[] = [cliApi.plugin];
+    if (options.role !== 'web') {
+      const worker = new DeliveryWorker({ store, settings: delivery, box, logger, onAttempt: (result) => observeAttempt(metrics, result) });
+      worker.start();
+      closers.push(() => worker.stop());
+    }
     const app: FastifyInstance = await buildApp(services, { logger, trustProxy: options.trustProxy }, plugins);
     await app.listen({ host: options.host, port: options.port });
     closers.push(() => app.close());
@@ -72,6 +101,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const url = listenUrl(app, options.host);
     const baseUrl = stripSlash(options.baseUrl ?? url);
     const formsUrl = stripSlash(options.formsUrl ?? baseUrl);
+    Object.assign(urls, { baseUrl, formsUrl });
     logger.info({ url, role: options.role, backend: store.capabilities.dialect, redis: Boolean(redis) }, 'svc is ready');
     return { url, baseUrl, formsUrl, adminToken, store, close: closeAll };
   } catch (error) {

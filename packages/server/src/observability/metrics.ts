@@ -22,6 +22,18 @@ export class Metrics {
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
+  readonly webhookAttempts = new Counter({
+    name: 'svc_webhook_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by what became of the delivery (succeeded, retrying, failed).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'svc_webhook_attempt_duration_seconds',
+    help: 'Time from the start of a webhook delivery attempt to the end of its answer.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });

@@ -1,13 +1,12 @@
 import type { RateLimitDecision } from './rate-limiter.js';
 
-/** The policy name used in the structured fields. */
-const policyName = '"form"';
-
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11):
- * `RateLimit-Policy: "form";q=30;w=300` and `RateLimit: "form";r=29;t=300`.
+ * `RateLimit-Policy: "form";q=30;w=300` and `RateLimit: "form";r=29;t=300`. `name` is the
+ * policy's name in the structured fields: `form` for the form endpoint, `cli` for the CLI API.
  */
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+export function rateLimitHeaders(decision: RateLimitDecision, name = 'form'): Record<string, string> {
+  const policyName = `"${name}"`;
   const headers: Record<string, string> = {
     'ratelimit-policy': `${policyName};q=${decision.policy.max};w=${decision.policy.windowSeconds}`,
     ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}`,

@@ -7,6 +7,9 @@ export interface RateLimitPolicy {
 /** The specification's default: 30 requests per 5 minutes. */
 export const defaultFormPolicy: RateLimitPolicy = { max: 30, windowSeconds: 300 };
 
+/** The specification's CLI limit: 600 requests per minute per token. */
+export const defaultCliPolicy: RateLimitPolicy = { max: 600, windowSeconds: 60 };
+
 /** Bounds of a per-form or server-wide policy (the specification leaves them open). */
 export const policyBounds = { max: { min: 1, max: 1_000_000 }, windowSeconds: { min: 1, max: 86_400 } } as const;
 

@@ -12,8 +12,11 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  /** Counts one request for `key` under `policy`. */
-  consume(policy: RateLimitPolicy, key: string): Promise<RateLimitDecision>;
+  /**
+   * Counts one request for `key` under `policy`. `name` keeps the counters of different
+   * limits apart (`form` for the form endpoint, `cli` for the CLI API).
+   */
+  consume(policy: RateLimitPolicy, key: string, name?: string): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -28,7 +31,8 @@ export class FlexibleRateLimiter implements RateLimiter {
   private constructor(
     private readonly create: (policy: RateLimitPolicy, prefix: string) => RateLimiterAbstract,
     private readonly snapshots: RateLimitSnapshots | null,
-    private readonly prefix: string,
+    /** Put before `<name>:<max>:<window>` in every limiter's key prefix. */
+    private readonly namespace: string,
   ) {}
 
   static inMemory(snapshots: RateLimitSnapshots | null): FlexibleRateLimiter {
@@ -39,7 +43,7 @@ export class FlexibleRateLimiter implements RateLimiter {
         return limiter;
       },
       snapshots,
-      'form',
+      '',
     );
   }
 
@@ -57,12 +61,12 @@ export class FlexibleRateLimiter implements RateLimiter {
           insuranceLimiter: new RateLimiterMemory({ points: policy.max, duration: policy.windowSeconds }),
         }),
       null,
-      'rl:form',
+      'rl:',
     );
   }
 
-  async consume(policy: RateLimitPolicy, key: string): Promise<RateLimitDecision> {
-    const prefix = `${this.prefix}:${policy.max}:${policy.windowSeconds}`;
+  async consume(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
+    const prefix = `${this.namespace}${name}:${policy.max}:${policy.windowSeconds}`;
     let limiter = this.limiters.get(prefix);
     if (!limiter) {
       limiter = this.create(policy, prefix);

@@ -10,6 +10,8 @@ export interface BackendCapabilities {
   readonly multiProcess: boolean;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
+  /** Write transactions worth running at once (SQLite has a single writer). */
+  readonly writeConcurrency: number;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
@@ -17,6 +19,7 @@ export const sqliteCapabilities: BackendCapabilities = {
   skipLocked: false,
   multiProcess: false,
   maxParameters: 32_766,
+  writeConcurrency: 1,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
@@ -24,4 +27,5 @@ export const postgresCapabilities: BackendCapabilities = {
   skipLocked: true,
   multiProcess: true,
   maxParameters: 65_535,
+  writeConcurrency: 4,
 };

@@ -18,6 +18,7 @@ export interface Database {
   tokens: TokensTable;
   rate_limits: RateLimitsTable;
   file_blobs: FileBlobsTable;
+  encryption_canary: EncryptionCanaryTable;
 }
 
 export interface WorkspacesTable {
@@ -112,6 +113,8 @@ export interface DeliveriesTable {
   webhook_id: string;
   status: DeliveryStatus;
   attempts: Generated<number>;
+  /** Attempts made before the current retry budget (a resend by hand starts a new one). */
+  retry_base: Generated<number>;
   next_attempt_at: number;
   lease_owner: string | null;
   lease_expires_at: number | null;
@@ -154,6 +157,13 @@ export interface FileBlobsTable {
   sha256: string;
   size: number;
   content: Uint8Array;
+  created_at: number;
+}
+
+/** One row: a value encrypted with the secrets key, to refuse a start with another key. */
+export interface EncryptionCanaryTable {
+  id: number;
+  value: string;
   created_at: number;
 }
 

@@ -17,6 +17,7 @@ export interface ServeFlags {
   retrySchedule?: string;
   role: 'all' | 'web' | 'worker';
   rateLimit: string;
+  cliRateLimit: string;
   maxJsonBody: string;
   maxFiles: string;
   maxFileSize: string;
@@ -25,6 +26,10 @@ export interface ServeFlags {
   logLevel: string;
   redisPrefix: string;
   idempotencyWindow: string;
+  deliveryTimeout: string;
+  deliveryLease: string;
+  deliveryPollInterval: string;
+  deliveryConcurrency: string;
 }
 
 export async function runServe({ options: flags, io, out }: CommandContext<ServeFlags>): Promise<number> {
@@ -94,10 +99,17 @@ function toServerOptions(flags: ServeFlags, env: CommandContext<ServeFlags>['io'
     trustProxy: flagOrEnv(flags.trustProxy, '--trust-proxy', 'SVC_TRUST_PROXY'),
     allowPrivateTargets: flagOrEnv(flags.allowPrivateTargets, '--allow-private-targets', 'SVC_ALLOW_PRIVATE_TARGETS'),
     retrySchedule: flags.retrySchedule === undefined ? undefined : parse('--retry-schedule', () => server.parseDurationList(flags.retrySchedule!)),
+    // An environment variable only: a key on the command line would show in `ps`.
+    encryptionKey: env['SVC_ENCRYPTION_KEY'] ? parse('SVC_ENCRYPTION_KEY', () => server.parseEncryptionKey(env['SVC_ENCRYPTION_KEY']!)) : undefined,
+    deliveryTimeoutMs: parse('--delivery-timeout', () => server.parseDuration(flags.deliveryTimeout)),
+    deliveryLeaseMs: parse('--delivery-lease', () => server.parseDuration(flags.deliveryLease)),
+    deliveryPollIntervalMs: parse('--delivery-poll-interval', () => server.parseDuration(flags.deliveryPollInterval)),
+    deliveryConcurrency: parse('--delivery-concurrency', () => server.parseCount(flags.deliveryConcurrency, 1, 10_000)),
     role: flags.role,
     bootstrapToken: emptyToUndefined(env['SVC_BOOTSTRAP_TOKEN']),
     limits,
     rateLimit: parse('--rate-limit', () => server.parsePolicy(flags.rateLimit)),
+    cliRateLimit: parse('--cli-rate-limit', () => server.parsePolicy(flags.cliRateLimit)),
     idempotencyWindowMs: parse('--idempotency-window', () => server.parseDuration(flags.idempotencyWindow)),
     logLevel: flags.logLevel,
   });

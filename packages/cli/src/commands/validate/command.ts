@@ -1,5 +1,4 @@
 import { defineCommand } from '../../command.js';
-import { runValidate } from './run-validate.js';
 
 export const validateCommand = defineCommand<object>({
   name: 'validate',
@@ -9,5 +8,6 @@ export const validateCommand = defineCommand<object>({
     'Each error is printed as FILE:LINE:COLUMN error POINTER MESSAGE. Exit 0 when valid, 1 when invalid or unreadable.',
   arguments: [{ name: '[file]', description: 'the file to check (default: ./service.json)' }],
   examples: ['svc validate', 'svc validate sites/blog/service.json', 'svc validate --json'],
-  run: runValidate,
+  // Loaded when run: the schema validator is not needed by the other commands' starts.
+  run: async (context) => (await import('./run-validate.js')).runValidate(context),
 });

@@ -19,14 +19,19 @@ export async function runValidate({ args, io, out }: CommandContext<object>): Pr
   if (result.ok) {
     out.result({ ok: true }, () => `${file} is valid`);
   } else {
-    const { errors } = result;
-    const summary = `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${file}`;
-    out.result({ ok: false, errors }, () =>
-      errors.map((error) => formatError(file, error, out)).join('\n'),
-    );
-    if (!out.json) out.note(summary);
+    reportInvalid(out, file, result.errors);
   }
   return result.ok ? 0 : errorCodes.config_invalid.exit;
+}
+
+/**
+ * Prints the errors of an invalid file: one line each on stdout and a summary on stderr, or
+ * with --json the `{"ok":false,"errors":[…]}` document. `svc push` reports with it too.
+ */
+export function reportInvalid(out: Output, file: string, errors: readonly ConfigError[]): void {
+  const summary = `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${file}`;
+  out.result({ ok: false, errors }, () => errors.map((error) => formatError(file, error, out)).join('\n'));
+  if (!out.json) out.note(summary);
 }
 
 /** `service.json:7:16 error /auto/timeout must be >= 60`, as compilers print them; no pointer for the root. */

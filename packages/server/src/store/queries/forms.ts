@@ -73,3 +73,33 @@ export async function insertForm(db: Db, form: NewForm, now = Date.now()): Promi
   await db.insertInto('forms').values(row).execute();
   return row;
 }
+
+/** A project's forms in service.json order (position, then creation). */
+export async function listProjectForms(db: Db, projectId: string): Promise<FormRow[]> {
+  return db.selectFrom('forms').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findProjectForm(db: Db, projectId: string, slug: string): Promise<FormRow | undefined> {
+  return db.selectFrom('forms').selectAll().where('project_id', '=', projectId).where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function updateForm(
+  db: Db,
+  formId: string,
+  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds'>>,
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .updateTable('forms')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', formId)
+    .execute();
+}
+
+/** Deletes a form with its submissions and idempotency keys; returns how many submissions went. */
+export async function deleteFormWithSubmissions(db: Db, formId: string): Promise<number> {
+  await db.deleteFrom('idempotency_keys').where('form_id', '=', formId).execute();
+  const deleted = await db.deleteFrom('submissions').where('form_id', '=', formId).executeTakeFirst();
+  await db.deleteFrom('forms').where('id', '=', formId).execute();
+  return Number(deleted.numDeletedRows);
+}

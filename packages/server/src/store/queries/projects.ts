@@ -46,3 +46,45 @@ export async function insertProject(db: Db, project: NewProject, now = Date.now(
 export async function findProject(db: Db, workspaceId: string, name: string): Promise<ProjectRow | undefined> {
   return db.selectFrom('projects').selectAll().where('workspace_id', '=', workspaceId).where('name', '=', name).executeTakeFirst();
 }
+
+export interface ProjectListing {
+  project: ProjectRow;
+  workspaceSlug: string;
+}
+
+/** Projects ordered by workspace slug then name; only `workspaceId`'s when given. */
+export async function listProjects(db: Db, workspaceId: string | null): Promise<ProjectListing[]> {
+  let query = db
+    .selectFrom('projects')
+    .innerJoin('workspaces', 'workspaces.id', 'projects.workspace_id')
+    .selectAll('projects')
+    .select('workspaces.slug as workspace_slug')
+    .orderBy('workspaces.slug')
+    .orderBy('projects.name');
+  if (workspaceId !== null) query = query.where('projects.workspace_id', '=', workspaceId);
+  const rows = await query.execute();
+  return rows.map(({ workspace_slug, ...project }) => ({ project, workspaceSlug: workspace_slug }));
+}
+
+export type ProjectSettings = Pick<ProjectRow, 'framework' | 'environments' | 'pinpoints' | 'auto'>;
+
+export async function updateProjectSettings(db: Db, projectId: string, settings: Partial<ProjectSettings>, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ ...settings, updated_at: now })
+    .where('id', '=', projectId)
+    .execute();
+}
+
+/**
+ * Takes the project's row lock for the rest of the transaction (PostgreSQL), so two
+ * configurations applied at once to one project are applied one after the other. SQLite
+ * transactions already hold the database's write lock from their start.
+ */
+export async function lockProject(db: Db, projectId: string): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', projectId)
+    .execute();
+}

@@ -31,3 +31,58 @@ export async function countTokens(db: Db): Promise<number> {
   const row = await db.selectFrom('tokens').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+export interface TokenListing {
+  token: TokenRow;
+  workspaceSlug: string | null;
+}
+
+export async function listTokens(db: Db): Promise<TokenListing[]> {
+  const rows = await db
+    .selectFrom('tokens')
+    .leftJoin('workspaces', 'workspaces.id', 'tokens.workspace_id')
+    .selectAll('tokens')
+    .select('workspaces.slug as workspace_slug')
+    .orderBy('tokens.id', 'desc')
+    .execute();
+  return rows.map(({ workspace_slug, ...token }) => ({ token, workspaceSlug: workspace_slug }));
+}
+
+export async function findTokenListing(db: Db, id: string): Promise<TokenListing | undefined> {
+  const row = await db
+    .selectFrom('tokens')
+    .leftJoin('workspaces', 'workspaces.id', 'tokens.workspace_id')
+    .selectAll('tokens')
+    .select('workspaces.slug as workspace_slug')
+    .where('tokens.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { workspace_slug, ...token } = row;
+  return { token, workspaceSlug: workspace_slug };
+}
+
+export async function revokeToken(db: Db, id: string, now = Date.now()): Promise<void> {
+  await db.updateTable('tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** Admin tokens (no workspace) that are not revoked. */
+export async function countActiveAdminTokens(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('tokens')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Records that tokens were used at `at`, never moving a later time back. */
+export async function recordTokensUsed(db: Db, ids: readonly string[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('tokens')
+    .set({ last_used_at: at })
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .execute();
+}

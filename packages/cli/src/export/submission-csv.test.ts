@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { SubmissionInfo } from '@svc/protocol/api';
+import { SubmissionCsv } from './submission-csv.js';
+
+const submission = (id: string, fields: Record<string, unknown>, files: SubmissionInfo['files'] = []): SubmissionInfo => ({
+  id,
+  state: 'inbox',
+  createdAt: '2026-11-21T10:00:00.000Z',
+  fields,
+  files,
+});
+
+describe('submissions as CSV', () => {
+  it('heads the columns with the union of field names, then fields that only carried files', () => {
+    const csv = new SubmissionCsv({ fields: ['name', 'email'], fileFields: ['cv', 'name'] });
+    expect(csv.headerRecord()).toBe('submission_id,submitted_at,name,email,cv\r\n');
+  });
+
+  it('leaves missing fields empty and writes file names, several joined with "; "', () => {
+    const csv = new SubmissionCsv({ fields: ['name', 'email'], fileFields: ['cv'] });
+    expect(csv.record(submission('sub_1', { email: 'a@b.co' }))).toBe('sub_1,2026-11-21T10:00:00.000Z,,a@b.co,\r\n');
+    const files = [
+      { field: 'cv', name: 'cv.pdf', size: 1, contentType: 'application/pdf' },
+      { field: 'cv', name: 'letter, signed.pdf', size: 2, contentType: 'application/pdf' },
+    ];
+    expect(csv.record(submission('sub_2', { name: 'Ada' }, files))).toBe('sub_2,2026-11-21T10:00:00.000Z,Ada,,"cv.pdf; letter, signed.pdf"\r\n');
+  });
+
+  it('heads a field named like a meta column field:<name>, and keeps its value', () => {
+    const csv = new SubmissionCsv({ fields: ['submission_id', 'message'], fileFields: [] });
+    expect(csv.headerRecord()).toBe('submission_id,submitted_at,field:submission_id,message\r\n');
+    expect(csv.record(submission('sub_3', { submission_id: 'mine', message: 'hi' }))).toBe('sub_3,2026-11-21T10:00:00.000Z,mine,hi\r\n');
+  });
+
+  it('writes only the meta columns for an export without fields', () => {
+    expect(new SubmissionCsv({ fields: [], fileFields: [] }).headerRecord()).toBe('submission_id,submitted_at\r\n');
+  });
+});

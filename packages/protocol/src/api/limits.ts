@@ -1,0 +1,6 @@
+/** Bounds of the CLI API that clients show in help texts; no schema code, so cheap to import. */
+export const submissionPageSize = { default: 20, max: 100 } as const;
+export const deliveryListPageSize = { default: 20, max: 100 } as const;
+/** Longest grace period of a rotated webhook secret: 7 days. */
+export const maxRotationGraceSeconds = 604_800;
+export const tokenNameLimit = 100;

@@ -1,0 +1,30 @@
+/**
+ * Where the private CLI API lives. It never starts with `/v1`: that prefix belongs to the
+ * planned public REST API, which is not available (DESIGN.md §7).
+ */
+export const cliApiPrefix = '/api/cli';
+
+const segment = (value: string): string => encodeURIComponent(value);
+
+/** Paths relative to the server's base URL, with every value percent-encoded. */
+export const cliPaths = {
+  token: () => `${cliApiPrefix}/token`,
+  tokens: () => `${cliApiPrefix}/tokens`,
+  revokeToken: (id: string) => `${cliApiPrefix}/tokens/${segment(id)}/revoke`,
+  projects: () => `${cliApiPrefix}/projects`,
+  project: (workspace: string, project: string) => `${cliApiPrefix}/projects/${segment(workspace)}/${segment(project)}`,
+  config: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/config`,
+  forms: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/forms`,
+  formRateLimit: (workspace: string, project: string, slug: string) => `${cliPaths.forms(workspace, project)}/${segment(slug)}/rate-limit`,
+  submissions: (workspace: string, project: string, slug: string) => `${cliPaths.forms(workspace, project)}/${segment(slug)}/submissions`,
+  export: (workspace: string, project: string, slug: string) => `${cliPaths.submissions(workspace, project, slug)}/export`,
+  webhooks: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/webhooks`,
+  webhook: (workspace: string, project: string, id: string) => `${cliPaths.webhooks(workspace, project)}/${segment(id)}`,
+  rotateWebhookSecret: (workspace: string, project: string, id: string) => `${cliPaths.webhook(workspace, project, id)}/rotate-secret`,
+  testWebhook: (workspace: string, project: string, id: string) => `${cliPaths.webhook(workspace, project, id)}/test`,
+  enableWebhook: (workspace: string, project: string, id: string) => `${cliPaths.webhook(workspace, project, id)}/enable`,
+  disableWebhook: (workspace: string, project: string, id: string) => `${cliPaths.webhook(workspace, project, id)}/disable`,
+  deliveries: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/deliveries`,
+  delivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}`,
+  resendDelivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}/resend`,
+} as const;

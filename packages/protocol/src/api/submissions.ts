@@ -1,0 +1,82 @@
+import { Type, type Static } from 'typebox';
+import { Ok, Timestamp } from './common.js';
+import { submissionPageSize } from './limits.js';
+
+export const submissionStates = ['inbox', 'spam'] as const;
+export const SubmissionState = Type.Union([Type.Literal('inbox'), Type.Literal('spam')]);
+export type SubmissionState = Static<typeof SubmissionState>;
+
+export const SubmissionFileInfo = Type.Object(
+  { field: Type.String(), name: Type.String(), size: Type.Integer(), contentType: Type.String() },
+  { additionalProperties: false },
+);
+
+/** A stored submission: its fields as posted, and its files by name. */
+export const SubmissionInfo = Type.Object(
+  {
+    id: Type.String(),
+    state: SubmissionState,
+    createdAt: Timestamp,
+    fields: Type.Record(Type.String(), Type.Unknown()),
+    files: Type.Array(SubmissionFileInfo),
+  },
+  { additionalProperties: false },
+);
+export type SubmissionInfo = Static<typeof SubmissionInfo>;
+
+/** `GET …/forms/:slug/submissions`: newest first; pass `nextCursor` back as `cursor`. */
+export const ListSubmissionsQuery = Type.Object(
+  {
+    state: Type.Optional(SubmissionState),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: submissionPageSize.max })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type ListSubmissionsQuery = Static<typeof ListSubmissionsQuery>;
+
+export const ListSubmissionsResponse = Type.Object(
+  {
+    ok: Ok,
+    state: SubmissionState,
+    submissions: Type.Array(SubmissionInfo),
+    /** Opaque; null on the last page. */
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type ListSubmissionsResponse = Static<typeof ListSubmissionsResponse>;
+
+/**
+ * `GET …/forms/:slug/submissions/export`: every submission in one state, oldest first, as
+ * NDJSON (`application/x-ndjson`): a `header` line, one `submission` line each, then an
+ * `end` line. A stream without its `end` line was cut short. The export is a snapshot: it
+ * holds what was stored when it started.
+ */
+export const ExportQuery = Type.Object({ state: Type.Optional(SubmissionState) }, { additionalProperties: false });
+export type ExportQuery = Static<typeof ExportQuery>;
+
+export const ExportHeaderLine = Type.Object(
+  {
+    type: Type.Literal('header'),
+    state: SubmissionState,
+    count: Type.Integer({ minimum: 0 }),
+    /** Every field name used by the exported submissions, in order of first use. */
+    fields: Type.Array(Type.String()),
+    /** Every field name that carried files, in order of first use. */
+    fileFields: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type ExportHeaderLine = Static<typeof ExportHeaderLine>;
+
+export const ExportSubmissionLine = Type.Object({ type: Type.Literal('submission'), submission: SubmissionInfo }, { additionalProperties: false });
+export type ExportSubmissionLine = Static<typeof ExportSubmissionLine>;
+
+export const ExportEndLine = Type.Object({ type: Type.Literal('end'), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export type ExportEndLine = Static<typeof ExportEndLine>;
+
+export const ExportLine = Type.Union([ExportHeaderLine, ExportSubmissionLine, ExportEndLine]);
+export type ExportLine = Static<typeof ExportLine>;
+
+export const ndjsonContentType = 'application/x-ndjson; charset=utf-8';

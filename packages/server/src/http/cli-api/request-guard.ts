@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
+import type { TokenAuthenticator } from '../../auth/token-authenticator.js';
+import { rateLimitHeaders } from '../../ratelimit/headers.js';
+import type { RateLimitPolicy } from '../../ratelimit/policy.js';
+import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
+
+/** The name of the CLI API's policy in the RateLimit headers and in the limiter's keys. */
+export const cliPolicyName = 'cli';
+
+/**
+ * Before every CLI API request: authenticate the bearer token (401 `unauthorized`), then
+ * count the request against the token's limit (600 a minute by default, shared by every
+ * instance when Redis is configured). Every authenticated answer carries the RateLimit
+ * headers; past the limit it is 429 `rate_limited` with `retry-after`.
+ */
+export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: RateLimiter, policy: RateLimitPolicy) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    try {
+      request.principal = await authenticator.authenticate(request.headers.authorization);
+    } catch (error) {
+      void reply.header('www-authenticate', 'Bearer realm="svc"');
+      throw error;
+    }
+    const decision = await rateLimiter.consume(policy, request.principal.tokenId, cliPolicyName);
+    void reply.headers(rateLimitHeaders(decision, cliPolicyName));
+    if (!decision.allowed) {
+      throw new ServiceError(
+        'rate_limited',
+        `too many requests with this token (the limit is ${policy.max} per ${policy.windowSeconds} s); retry in ${decision.resetSeconds} s`,
+        { retryAfter: decision.resetSeconds },
+      );
+    }
+  };
+}

@@ -1,0 +1,90 @@
+import type { ServiceConfig } from '@svc/config';
+import { ServiceError } from '@svc/protocol';
+import type { ConfigChange } from '@svc/protocol/api';
+import { newEndpointId } from '../ids.js';
+import { hostnamesOwnedElsewhere, listProjectDomains, replaceProjectDomains } from '../store/queries/domains.js';
+import { deleteFormWithSubmissions, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
+import { lockProject, updateProjectSettings } from '../store/queries/projects.js';
+import type { ProjectRow } from '../store/schema.js';
+import type { Db } from '../store/store.js';
+import { planConfig } from './config-plan.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export interface AppliedConfig {
+  readonly changes: ConfigChange[];
+  /** Whether any form was created, renamed, moved or deleted (the form cache must forget). */
+  readonly formsChanged: boolean;
+  readonly keptSlugs: readonly string[];
+  readonly pruned: readonly { slug: string; submissions: number }[];
+}
+
+/**
+ * Makes `project` match `config`, inside the caller's transaction: settings, forms (by
+ * slug; a form the file does not list is kept unless `prune`, which deletes it with its
+ * submissions) and hostnames (`conflict` when another project owns one).
+ */
+export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceConfig, options: { prune: boolean; now: number }): Promise<AppliedConfig> {
+  await lockProject(trx, project.id);
+  const locked = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const forms = await listProjectForms(trx, project.id);
+  const domains = await listProjectDomains(trx, project.id);
+  const plan = planConfig(
+    {
+      framework: locked.framework,
+      environments: JSON.parse(locked.environments),
+      pinpoints: JSON.parse(locked.pinpoints),
+      auto: JSON.parse(locked.auto),
+      forms,
+      domains,
+    },
+    config,
+  );
+
+  if (plan.domains) {
+    const owned = await hostnamesOwnedElsewhere(
+      trx,
+      project.id,
+      plan.domains.map((entry) => entry.hostname),
+    );
+    if (owned.length > 0) throw hostnameConflict(owned);
+    try {
+      await replaceProjectDomains(trx, project.id, plan.domains, options.now);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw hostnameConflict([], error);
+      throw error;
+    }
+  }
+  if (Object.keys(plan.settings).length > 0) await updateProjectSettings(trx, project.id, plan.settings, options.now);
+  for (const form of plan.createForms) {
+    await insertForm(trx, { projectId: project.id, slug: form.slug, name: form.name, endpointId: newEndpointId(), position: form.position }, options.now);
+  }
+  for (const form of plan.updateForms) await updateForm(trx, form.id, { name: form.name, position: form.position }, options.now);
+
+  const changes = [...plan.changes];
+  const pruned: { slug: string; submissions: number }[] = [];
+  if (options.prune) {
+    for (const form of plan.missingForms) {
+      const submissions = await deleteFormWithSubmissions(trx, form.id);
+      pruned.push({ slug: form.slug, submissions });
+      changes.push({
+        action: 'deleted',
+        target: `forms.${form.slug}`,
+        summary: `deleted form ${form.slug} and its ${submissions} ${submissions === 1 ? 'submission' : 'submissions'}`,
+      });
+    }
+  }
+  return {
+    changes,
+    formsChanged: plan.createForms.length + plan.updateForms.length + pruned.length > 0,
+    keptSlugs: options.prune ? [] : plan.missingForms.map((form) => form.slug),
+    pruned,
+  };
+}
+
+function hostnameConflict(hostnames: string[], cause?: unknown): ServiceError {
+  const message =
+    hostnames.length === 0
+      ? 'a hostname was just taken by another project; run the command again to see which'
+      : `${hostnames.join(', ')} ${hostnames.length === 1 ? 'is' : 'are'} already used by another project`;
+  return new ServiceError('conflict', message, { hostnames }, cause === undefined ? undefined : { cause });
+}

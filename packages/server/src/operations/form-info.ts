@@ -1,0 +1,19 @@
+import type { FormInfo } from '@svc/protocol/api';
+import type { FormRow } from '../store/schema.js';
+import type { OperationContext } from './context.js';
+
+/** The address printed for a form endpoint: `{forms_url}/api/f/{id}`. */
+export function formUrl(context: OperationContext, endpointId: string): string {
+  return `${context.urls.formsUrl}/api/f/${endpointId}`;
+}
+
+export function toFormInfo(context: OperationContext, row: Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds'>): FormInfo {
+  return {
+    slug: row.slug,
+    name: row.name,
+    endpointId: row.endpoint_id,
+    url: formUrl(context, row.endpoint_id),
+    rateLimit:
+      row.rate_limit_max !== null && row.rate_limit_window_seconds !== null ? { max: row.rate_limit_max, windowSeconds: row.rate_limit_window_seconds } : null,
+  };
+}

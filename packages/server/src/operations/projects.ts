@@ -1,0 +1,83 @@
+import { ServiceError } from '@svc/protocol';
+import type { CreateProjectResponse, ProjectSummary } from '@svc/protocol/api';
+import { ensureWorkspace, findProject, findWorkspaceBySlug, insertProject, listProjects as queryProjects } from '../store/queries/projects.js';
+import { listProjectForms } from '../store/queries/forms.js';
+import type { ProjectRow } from '../store/schema.js';
+import { applyPlan } from './apply-plan.js';
+import { isAdmin, type OperationContext, type Principal } from './context.js';
+import { toFormInfo } from './form-info.js';
+import { isoTime } from './iso-time.js';
+import { projectDocument } from './project-config.js';
+import { workspaceInScope } from './scope.js';
+import { isUniqueViolation } from './unique-violation.js';
+import { validateServiceConfig } from './validate-config.js';
+
+export function toProjectSummary(workspaceSlug: string, project: ProjectRow): ProjectSummary {
+  return {
+    workspace: workspaceSlug,
+    project: project.name,
+    framework: project.framework,
+    createdAt: isoTime(project.created_at),
+    updatedAt: isoTime(project.updated_at),
+  };
+}
+
+/** The projects the principal can see, in one workspace when `workspace` is given. */
+export async function listProjects(context: OperationContext, principal: Principal, input: { workspace?: string | undefined }): Promise<ProjectSummary[]> {
+  const db = context.store.db;
+  const workspaceId = input.workspace === undefined ? principal.workspaceId : (await workspaceInScope(db, principal, input.workspace)).id;
+  const rows = await queryProjects(db, workspaceId);
+  return rows.map(({ project, workspaceSlug }) => toProjectSummary(workspaceSlug, project));
+}
+
+/**
+ * `svc init`: creates the project that `config` names, and its workspace if new, then
+ * applies the rest of the configuration, all in one transaction. Only an admin token may
+ * create a workspace; a workspace token creates projects in its own workspace only, and
+ * any other workspace is `not_found` to it, whether it exists or not. An existing project
+ * is a `conflict` (link to it instead).
+ */
+export async function createProject(context: OperationContext, principal: Principal, input: { config: unknown }): Promise<CreateProjectResponse> {
+  const config = validateServiceConfig(input.config);
+  const now = context.now();
+  try {
+    const result = await context.store.transaction(async (trx) => {
+      let workspace = await findWorkspaceBySlug(trx, config.workspace);
+      const visible = workspace !== undefined && (isAdmin(principal) || principal.workspaceId === workspace.id);
+      if (!visible && !isAdmin(principal)) throw new ServiceError('not_found', `no workspace "${config.workspace}"`);
+      const workspaceCreated = workspace === undefined;
+      workspace ??= await ensureWorkspace(trx, config.workspace, now);
+      if (await findProject(trx, workspace.id, config.project)) throw projectExists(config.workspace, config.project);
+
+      const project = await insertProject(
+        trx,
+        { workspaceId: workspace.id, name: config.project, framework: config.framework, environments: config.environments, pinpoints: {}, auto: {} },
+        now,
+      );
+      const applied = await applyPlan(trx, project, config, { prune: false, now });
+      const stored = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+      const response: CreateProjectResponse = {
+        ok: true,
+        project: toProjectSummary(workspace.slug, stored),
+        workspaceCreated,
+        config: await projectDocument(context, trx, workspace.slug, stored),
+        forms: (await listProjectForms(trx, project.id)).map((form) => toFormInfo(context, form)),
+      };
+      return { response, formsChanged: applied.formsChanged };
+    });
+    if (result.formsChanged) context.forms.invalidate();
+    return result.response;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw projectExists(config.workspace, config.project, error);
+    throw error;
+  }
+}
+
+function projectExists(workspace: string, project: string, cause?: unknown): ServiceError {
+  return new ServiceError(
+    'conflict',
+    `project "${project}" already exists in workspace "${workspace}"; run \`svc link\` to use it`,
+    undefined,
+    cause === undefined ? undefined : { cause },
+  );
+}

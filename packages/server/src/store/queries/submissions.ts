@@ -1,0 +1,59 @@
+import type { SubmissionRow, SubmissionState } from '../schema.js';
+import type { Db } from '../store.js';
+
+export type SubmissionListingRow = Pick<SubmissionRow, 'id' | 'state' | 'fields' | 'files' | 'created_at'>;
+
+const listingColumns = ['id', 'state', 'fields', 'files', 'created_at'] as const;
+
+/** One page of a form's submissions in one state, newest first, strictly before `beforeId`. */
+export async function pageSubmissionsNewestFirst(
+  db: Db,
+  formId: string,
+  state: SubmissionState,
+  beforeId: string | null,
+  limit: number,
+): Promise<SubmissionListingRow[]> {
+  let query = db.selectFrom('submissions').select(listingColumns).where('form_id', '=', formId).where('state', '=', state);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** One page oldest first, strictly after `afterId` and at most `upToId` (a snapshot's end). */
+export async function pageSubmissionsOldestFirst(
+  db: Db,
+  formId: string,
+  state: SubmissionState,
+  range: { afterId: string | null; upToId: string },
+  limit: number,
+): Promise<SubmissionListingRow[]> {
+  let query = db
+    .selectFrom('submissions')
+    .select(listingColumns)
+    .where('form_id', '=', formId)
+    .where('state', '=', state)
+    .where('id', '<=', range.upToId);
+  if (range.afterId !== null) query = query.where('id', '>', range.afterId);
+  return query.orderBy('id', 'asc').limit(limit).execute();
+}
+
+/** The newest submission id of a form in one state, or null when there is none. */
+export async function newestSubmissionId(db: Db, formId: string, state: SubmissionState): Promise<string | null> {
+  const row = await db
+    .selectFrom('submissions')
+    .select('id')
+    .where('form_id', '=', formId)
+    .where('state', '=', state)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function countFormSubmissions(db: Db, formId: string): Promise<number> {
+  const row = await db
+    .selectFrom('submissions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('form_id', '=', formId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
