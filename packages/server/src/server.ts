@@ -6,7 +6,9 @@ import { SubmissionWriter } from './forms/submission-writer.js';
 import { observeAttempt } from './delivery/attempt-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
-import { buildApp, type AppServices, type RoutePlugin } from './http/app.js';
+import { buildApp, type RoutePlugin } from './http/app.js';
+import { formRoutes, type FormRouteServices } from './http/form-routes.js';
+import { publicRoutes } from './http/public-routes.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { startMaintenance } from './maintenance.js';
 import { createLogger } from './observability/logger.js';
@@ -69,7 +71,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     closers.push(() => maintenance.stop());
 
     const metrics = new Metrics();
-    const services: AppServices = {
+    const services: FormRouteServices = {
       store,
       metrics,
       directory: new FormDirectory(store.db, options.formCacheTtlMs),
@@ -78,23 +80,27 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       limits: options.limits,
       defaultPolicy: options.rateLimit,
       idempotencyWindowMs: options.idempotencyWindowMs,
-      ...(redis ? { dependencies: { redis: async () => void (await redis.ping()) } } : {}),
     };
+    const dependencies = redis ? { redis: async () => void (await redis.ping()) } : undefined;
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
-    const cliApi = createCliApi({
-      context: { store, options, urls, forms: services.directory, logger, now: Date.now },
-      rateLimiter,
-      policy: options.cliRateLimit,
-    });
-    closers.push(() => cliApi.close());
-    const plugins: RoutePlugin[] = [cliApi.plugin];
+    // Every role answers health, metrics and the schema; a worker takes no other requests.
+    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { store, metrics, ...(dependencies ? { dependencies } : {}) })];
+    if (options.role !== 'worker') {
+      const cliApi = createCliApi({
+        context: { store, options, urls, forms: services.directory, logger, now: Date.now },
+        rateLimiter,
+        policy: options.cliRateLimit,
+      });
+      closers.push(() => cliApi.close());
+      plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin);
+    }
     if (options.role !== 'web') {
       const worker = new DeliveryWorker({ store, settings: delivery, box, logger, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
       closers.push(() => worker.stop());
     }
-    const app: FastifyInstance = await buildApp(services, { logger, trustProxy: options.trustProxy }, plugins);
+    const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy }, plugins);
     await app.listen({ host: options.host, port: options.port });
     closers.push(() => app.close());
 

@@ -29,7 +29,7 @@ export class SubmissionWriter {
     this.batcher = new Batcher({
       run: (items) => this.commit(items),
       maxBatch: options.maxBatch ?? 256,
-      concurrency: options.concurrency ?? (store.capabilities.dialect === 'sqlite' ? 1 : 4),
+      concurrency: options.concurrency ?? store.capabilities.writeConcurrency,
     });
   }
 

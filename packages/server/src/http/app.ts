@@ -1,6 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { formRoutes, type FormRouteServices } from './form-routes.js';
-import { publicRoutes, type PublicRouteServices } from './public-routes.js';
+import type { Metrics } from '../observability/metrics.js';
 import { sendError } from './error-replies.js';
 
 export interface AppOptions {
@@ -9,12 +8,14 @@ export interface AppOptions {
   readonly trustProxy: boolean;
 }
 
-export type AppServices = FormRouteServices & PublicRouteServices;
-
-/** A plugin that adds routes to the app (the CLI API, settings pages…), registered last. */
+/** A plugin that adds routes to the app: the form endpoint, public routes, the CLI API… */
 export type RoutePlugin = (app: FastifyInstance) => Promise<void>;
 
-export async function buildApp(services: AppServices, options: AppOptions, plugins: readonly RoutePlugin[] = []): Promise<FastifyInstance> {
+/**
+ * The HTTP server shell: error and 404 answers, metrics, protocol guards. Which routes it
+ * serves is the caller's choice (`svc serve --role` decides), given as plugins.
+ */
+export async function buildApp(metrics: Metrics, options: AppOptions, plugins: readonly RoutePlugin[]): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger,
     // No per-request log lines: at thousands of submissions a second they would cost more
@@ -29,16 +30,14 @@ export async function buildApp(services: AppServices, options: AppOptions, plugi
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    services.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+    metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.latency.observe({ route }, reply.elapsedTime / 1000);
     done();
   });
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, false));
   // Everything without a route, the planned /v1 API included, does not exist.
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error: 'not_found' }));
 
-  await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' });
-  await app.register(async (scope) => publicRoutes(scope, services));
   for (const plugin of plugins) await app.register(plugin);
   return app;
 }

@@ -112,6 +112,22 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
     }
   });
 
+  it('serves only health, metrics and the schema with --role worker', async () => {
+    const form = await createForm(store);
+    const worker = await startSvc({ args: [...environment.serverArgs, '--role', 'worker'] });
+    try {
+      expect((await request(`${worker.url}/healthz`)).status).toBe(200);
+      expect((await request(`${worker.url}/metrics`)).status).toBe(200);
+      expect((await request(`${worker.url}/schema/service.json`)).status).toBe(200);
+      const submission = await postJson(`${worker.url}/api/f/${form.endpointId}`, { a: 1 });
+      expect(submission.status).toBe(404);
+      expect(submission.body).toEqual({ ok: false, error: 'not_found' });
+      expect((await request(`${worker.url}/api/cli/token`, { headers: { authorization: 'Bearer x' } })).status).toBe(404);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('prints a human listening line without --json and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [svcBin, 'serve', '--port', '0', '--log-level', 'warn', ...environment.serverArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
