@@ -2,6 +2,12 @@ import { findFormByEndpointId, type ResolvedForm } from '../store/queries/forms.
 import type { Db } from '../store/store.js';
 
 /**
+ * What an endpoint id can look like (they are base32, see ids.ts); anything else is unknown
+ * without asking the database, which may refuse some bytes outright (PostgreSQL: NUL).
+ */
+const possibleEndpointId = /^[0-9A-Za-z_-]{1,200}$/;
+
+/**
  * Endpoint id → form, cached for a few seconds so the hot path does not query the
  * database on every submission. Changes made through this process invalidate at once;
  * other instances see them within `ttlMs`.
@@ -16,6 +22,7 @@ export class FormDirectory {
   ) {}
 
   async resolve(endpointId: string): Promise<ResolvedForm | null> {
+    if (!possibleEndpointId.test(endpointId)) return null;
     const now = Date.now();
     const cached = this.cache.get(endpointId);
     if (cached && cached.expires > now) return cached.form;

@@ -38,8 +38,14 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         fieldSize: limits.jsonBodyBytes,
         parts: limits.fields + limits.files,
       },
-    });
-    for await (const part of parts) {
+    })[Symbol.asyncIterator]();
+    // The first step starts the parser (the body is piped into it synchronously); a body
+    // with no bytes at all is watched for from that moment on.
+    const first = parts.next();
+    let sawBody = false;
+    request.raw.once('data', () => (sawBody = true));
+    for (let step = await first; !step.done; step = await parts.next()) {
+      const part = step.value;
       if (part.type === 'field') {
         if (part.valueTruncated || part.fieldnameTruncated) throw tooLarge('a field value is over its size limit');
         spend(budget, Buffer.byteLength(String(part.value)));
@@ -59,6 +65,9 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
       }
       uploads.push({ field: part.fieldname, name: cleanFileName(fileName), contentType: cleanContentType(part.mimetype), staged });
     }
+    // Not even the closing delimiter, which every multipart body has (RFC 2046); the parser
+    // would take it for an empty form.
+    if (!sawBody) throw new ServiceError('invalid_body', 'the multipart body is empty');
   } catch (error) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     throw asRequestError(error);

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
 import { sendError } from './error-replies.js';
+import { clientErrorHandler, frameworkErrorHandler, installProtocolGuards } from './protocol-errors.js';
 
 export interface AppOptions {
   readonly logger: FastifyBaseLogger;
@@ -26,7 +27,11 @@ export async function buildApp(metrics: Metrics, options: AppOptions, plugins: r
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Requests refused before routing get documented answers too (http/protocol-errors.ts).
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
+  installProtocolGuards(app.server);
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
