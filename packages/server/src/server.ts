@@ -117,7 +117,9 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 }
 
 async function connectRedis(url: string, logger: ReturnType<typeof createLogger>): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // Auto-pipelining sends the commands of one event-loop turn (every rate-limit check of the
+  // requests that arrived together) in one write: a socket write each cost ~10 % of the CPU.
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   try {
     await redis.connect();

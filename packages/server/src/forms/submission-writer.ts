@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { Batcher } from '../lib/batcher.js';
-import { commitSubmissionBatch, type PreparedSubmission, type SubmissionOutcome } from '../store/queries/submission-batch.js';
+import { commitSubmissionBatch, commitSubmissionBatchInOneStatement, type PreparedSubmission, type SubmissionOutcome } from '../store/queries/submission-batch.js';
 import type { Store } from '../store/store.js';
 
 type Result = { ok: true; outcome: SubmissionOutcome } | { ok: false; error: unknown };
@@ -15,7 +15,8 @@ export interface SubmissionWriterOptions {
 
 /**
  * The durable write path of the form endpoint. Submissions that arrive together are
- * committed together: one transaction, one fsync, then every caller gets its answer.
+ * committed together: one transaction (on PostgreSQL one statement), one fsync, then every
+ * caller gets its answer.
  * A batch that fails is retried one submission at a time, so one bad submission (its form
  * deleted a moment ago, say) never fails its neighbours.
  */
@@ -46,9 +47,11 @@ export class SubmissionWriter {
 
   private async commit(items: PreparedSubmission[]): Promise<Result[]> {
     try {
-      const outcomes = await this.store.transaction((trx) =>
-        commitSubmissionBatch(trx, items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs }),
-      );
+      const options = { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs };
+      // One statement (one round trip) where the backend can; else one transaction.
+      const outcomes = this.store.capabilities.writableCte
+        ? await commitSubmissionBatchInOneStatement(this.store.db, items, options)
+        : await this.store.transaction((trx) => commitSubmissionBatch(trx, items, options));
       if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
       return outcomes.map((outcome) => ({ ok: true, outcome }));
     } catch (error) {

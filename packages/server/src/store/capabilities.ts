@@ -12,6 +12,11 @@ export interface BackendCapabilities {
   readonly maxParameters: number;
   /** Write transactions worth running at once (SQLite has a single writer). */
   readonly writeConcurrency: number;
+  /**
+   * Statements may write in their WITH clauses (PostgreSQL's data-modifying CTEs), so a batch
+   * of submissions is one statement, atomic and durable on its own: one round trip.
+   */
+  readonly writableCte: boolean;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
@@ -20,6 +25,7 @@ export const sqliteCapabilities: BackendCapabilities = {
   multiProcess: false,
   maxParameters: 32_766,
   writeConcurrency: 1,
+  writableCte: false,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
@@ -28,4 +34,5 @@ export const postgresCapabilities: BackendCapabilities = {
   multiProcess: true,
   maxParameters: 65_535,
   writeConcurrency: 4,
+  writableCte: true,
 };

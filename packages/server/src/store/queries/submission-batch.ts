@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../store.js';
 import type { NewEvent, NewSubmission } from '../schema.js';
 
@@ -14,66 +15,58 @@ export interface SubmissionOutcome {
   readonly replayed: boolean;
 }
 
+export interface BatchOptions {
+  readonly now: number;
+  readonly idempotencyWindowMs: number;
+}
+
 const rowsPerStatement = 200;
 
 /**
- * Writes a batch of submissions and their outbox events in the caller's transaction.
- *
  * Idempotency is decided by the database, not by a check-then-insert: each key is claimed
  * with an upsert on the (form, key) primary key that only overwrites a row older than the
- * window, so concurrent duplicates, here or in another instance, produce one record. Two
- * items of one batch with the same key are folded before the upsert (a statement may not
- * touch one row twice); the later ones replay the first.
+ * window, so concurrent duplicates, here or in another instance, produce one record. Items
+ * of one batch with the same key are folded first (a statement may not touch one row
+ * twice): the first is the leader, the later ones replay it.
  */
-export async function commitSubmissionBatch(
-  trx: Db,
-  items: readonly PreparedSubmission[],
-  options: { now: number; idempotencyWindowMs: number },
-): Promise<SubmissionOutcome[]> {
-  const outcomes: (SubmissionOutcome | undefined)[] = new Array<SubmissionOutcome | undefined>(items.length);
-  const leaderOf = new Map<string, number>();
-  const followers: { index: number; leader: number }[] = [];
-  const leaders: number[] = [];
+interface Folded {
+  /** Indexes of the items to write: every item without a key, and each key's first item. */
+  readonly writers: number[];
+  /** Later items with a key already used in the batch, and the index of its first item. */
+  readonly followers: { index: number; leader: number }[];
+}
 
+function fold(items: readonly PreparedSubmission[]): Folded {
+  const leaderOf = new Map<string, number>();
+  const writers: number[] = [];
+  const followers: { index: number; leader: number }[] = [];
   items.forEach((item, index) => {
     const key = item.submission.idempotency_key;
-    if (key === null || key === undefined) return;
-    const identity = `${item.submission.form_id}\u0000${key}`;
+    if (key === null || key === undefined) {
+      writers.push(index);
+      return;
+    }
+    const identity = keyIdentity(item.submission.form_id, key);
     const leader = leaderOf.get(identity);
     if (leader === undefined) {
       leaderOf.set(identity, index);
-      leaders.push(index);
+      writers.push(index);
     } else {
       followers.push({ index, leader });
     }
   });
+  return { writers, followers };
+}
 
-  const replayedLeaders = await claimKeys(trx, items, leaders, options);
+function keyIdentity(formId: string, key: string): string {
+  return `${formId}\u0000${key}`;
+}
 
-  const fresh: PreparedSubmission[] = [];
-  items.forEach((item, index) => {
-    const key = item.submission.idempotency_key;
-    if (key !== null && key !== undefined) {
-      const existing = replayedLeaders.get(index);
-      if (existing !== undefined) {
-        outcomes[index] = { id: existing, replayed: true };
-        return;
-      }
-      if (leaderOf.get(`${item.submission.form_id}\u0000${key}`) !== index) return; // a follower
-    }
-    outcomes[index] = { id: item.submission.id, replayed: false };
-    fresh.push(item);
-  });
+function withFollowers(outcomes: (SubmissionOutcome | undefined)[], followers: Folded['followers']): SubmissionOutcome[] {
   for (const { index, leader } of followers) {
     const original = outcomes[leader];
     if (!original) throw new Error('idempotency leader without an outcome');
     outcomes[index] = { id: original.id, replayed: true };
-  }
-
-  for (let start = 0; start < fresh.length; start += rowsPerStatement) {
-    const chunk = fresh.slice(start, start + rowsPerStatement);
-    await trx.insertInto('submissions').values(chunk.map((item) => item.submission)).execute();
-    await trx.insertInto('events').values(chunk.map((item) => item.event)).execute();
   }
   return outcomes.map((outcome) => {
     if (!outcome) throw new Error('submission without an outcome');
@@ -81,13 +74,40 @@ export async function commitSubmissionBatch(
   });
 }
 
+/**
+ * Writes a batch of submissions and their outbox events in the caller's transaction: claim
+ * the keys, then insert the submissions and events that won (three statements per 200 rows).
+ */
+export async function commitSubmissionBatch(trx: Db, items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]> {
+  const { writers, followers } = fold(items);
+  const outcomes = new Array<SubmissionOutcome | undefined>(items.length);
+  const replayedLeaders = await claimKeys(
+    trx,
+    items,
+    writers.filter((index) => items[index]!.submission.idempotency_key != null),
+    options,
+  );
+
+  const fresh: PreparedSubmission[] = [];
+  for (const index of writers) {
+    const existing = replayedLeaders.get(index);
+    if (existing !== undefined) {
+      outcomes[index] = { id: existing, replayed: true };
+      continue;
+    }
+    outcomes[index] = { id: items[index]!.submission.id, replayed: false };
+    fresh.push(items[index]!);
+  }
+  for (let start = 0; start < fresh.length; start += rowsPerStatement) {
+    const chunk = fresh.slice(start, start + rowsPerStatement);
+    await trx.insertInto('submissions').values(chunk.map((item) => item.submission)).execute();
+    await trx.insertInto('events').values(chunk.map((item) => item.event)).execute();
+  }
+  return withFollowers(outcomes, followers);
+}
+
 /** Claims the leaders' keys; returns, for each leader that lost, the original submission id. */
-async function claimKeys(
-  trx: Db,
-  items: readonly PreparedSubmission[],
-  leaders: readonly number[],
-  options: { now: number; idempotencyWindowMs: number },
-): Promise<Map<number, string>> {
+async function claimKeys(trx: Db, items: readonly PreparedSubmission[], leaders: readonly number[], options: BatchOptions): Promise<Map<number, string>> {
   const lost = new Map<number, string>();
   if (leaders.length === 0) return lost;
   const cutoff = options.now - options.idempotencyWindowMs;
@@ -115,32 +135,105 @@ async function claimKeys(
       )
       .returning(['form_id', 'key'])
       .execute();
-    for (const row of claimed) won.add(`${row.form_id}\u0000${row.key}`);
+    for (const row of claimed) won.add(keyIdentity(row.form_id, row.key));
   }
 
   const losers = leaders.filter((index) => {
     const submission = items[index]!.submission;
-    return !won.has(`${submission.form_id}\u0000${submission.idempotency_key!}`);
+    return !won.has(keyIdentity(submission.form_id, submission.idempotency_key!));
   });
-  if (losers.length === 0) return lost;
-  const originals = await trx
+  const originals = await findOriginals(trx, items, losers);
+  for (const index of losers) {
+    const original = originals.get(index);
+    if (original === undefined) throw new Error('an idempotency key conflicted but no original was found');
+    lost.set(index, original);
+  }
+  return lost;
+}
+
+/** The submission ids the keys of `indexes` point to now. */
+async function findOriginals(db: Db, items: readonly PreparedSubmission[], indexes: readonly number[]): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  if (indexes.length === 0) return found;
+  const rows = await db
     .selectFrom('idempotency_keys')
     .select(['form_id', 'key', 'submission_id'])
     .where((eb) =>
       eb.or(
-        losers.map((index) => {
+        indexes.map((index) => {
           const submission = items[index]!.submission;
           return eb.and([eb('form_id', '=', submission.form_id), eb('key', '=', submission.idempotency_key!)]);
         }),
       ),
     )
     .execute();
-  const byIdentity = new Map(originals.map((row) => [`${row.form_id}\u0000${row.key}`, row.submission_id]));
-  for (const index of losers) {
+  const byIdentity = new Map(rows.map((row) => [keyIdentity(row.form_id, row.key), row.submission_id]));
+  for (const index of indexes) {
     const submission = items[index]!.submission;
-    const original = byIdentity.get(`${submission.form_id}\u0000${submission.idempotency_key!}`);
-    if (original === undefined) throw new Error('an idempotency key conflicted but no original was found');
-    lost.set(index, original);
+    const original = byIdentity.get(keyIdentity(submission.form_id, submission.idempotency_key!));
+    if (original !== undefined) found.set(index, original);
   }
-  return lost;
+  return found;
+}
+
+/**
+ * The same write as `commitSubmissionBatch` as ONE statement, for backends whose statements
+ * may write in their WITH clauses (`capabilities.writableCte`): claim the keys, insert the
+ * submissions and events that won, and report each row's fate, in one round trip. On its own
+ * the statement is atomic and, committed, durable. A loser's original id is read from the
+ * statement's snapshot; the rare key committed by another instance after that snapshot is
+ * read by one more query.
+ */
+export async function commitSubmissionBatchInOneStatement(db: Db, items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]> {
+  const { writers, followers } = fold(items);
+  const outcomes = new Array<SubmissionOutcome | undefined>(items.length);
+  const rows = sql.join(
+    writers.map((index) => {
+      const { submission: s, event: e } = items[index]!;
+      return sql`(${index}::int, ${s.id}::text, ${s.form_id}::text, ${s.state}::text, ${s.fields}::text, ${s.files}::text, ${s.client_ip ?? null}::text, ${s.user_agent ?? null}::text, ${s.idempotency_key ?? null}::text, ${s.created_at}::bigint, ${e.id}::text, ${e.project_id}::text, ${e.type}::text, ${e.payload}::text, ${e.created_at}::bigint)`;
+    }),
+  );
+  const cutoff = options.now - options.idempotencyWindowMs;
+  const result = await sql<{ idx: number; stored: boolean; original: string | null }>`
+    WITH input (idx, id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at, event_id, project_id, type, payload, event_created_at) AS (
+      VALUES ${rows}
+    ),
+    claimed AS (
+      INSERT INTO idempotency_keys (form_id, key, submission_id, created_at)
+      SELECT form_id, idempotency_key, id, ${options.now}::bigint FROM input WHERE idempotency_key IS NOT NULL
+      ON CONFLICT (form_id, key) DO UPDATE SET submission_id = excluded.submission_id, created_at = excluded.created_at
+        WHERE idempotency_keys.created_at < ${cutoff}::bigint
+      RETURNING submission_id
+    ),
+    fresh AS (
+      SELECT * FROM input WHERE idempotency_key IS NULL OR id IN (SELECT submission_id FROM claimed)
+    ),
+    stored AS (
+      INSERT INTO submissions (id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at)
+      SELECT id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at FROM fresh
+      RETURNING id
+    ),
+    outbox AS (
+      INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
+      SELECT event_id, project_id, type, payload, event_created_at, NULL FROM fresh
+      RETURNING id
+    )
+    SELECT input.idx, input.id IN (SELECT id FROM stored) AS stored,
+      (SELECT k.submission_id FROM idempotency_keys k WHERE k.form_id = input.form_id AND k.key = input.idempotency_key) AS original
+    FROM input`.execute(db);
+
+  const unresolved: number[] = [];
+  for (const row of result.rows) {
+    const index = Number(row.idx);
+    if (row.stored) outcomes[index] = { id: items[index]!.submission.id, replayed: false };
+    else if (row.original !== null) outcomes[index] = { id: row.original, replayed: true };
+    else unresolved.push(index);
+  }
+  const originals = await findOriginals(db, items, unresolved);
+  for (const index of unresolved) {
+    const original = originals.get(index);
+    if (original === undefined) throw new Error('an idempotency key conflicted but no original was found');
+    outcomes[index] = { id: original, replayed: true };
+  }
+  return withFollowers(outcomes, followers);
 }
