@@ -6,7 +6,7 @@ import { defaultServerConditions } from 'vite';
 // binary use dist/, which `npm test` builds first.
 const conditions = ['source', ...defaultServerConditions];
 
-const backendSuites = ['packages/*/test/backend/**/*.test.ts'];
+const backendSuites = ['packages/*/test/backend/**/*.test.ts', 'reliability/backend/**/*.test.ts'];
 
 export default defineConfig({
   resolve: { conditions },

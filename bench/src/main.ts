@@ -1,0 +1,191 @@
+// `npm run bench`: measures the ceiling, the form endpoint on SQLite and on PostgreSQL + Redis,
+// webhook delivery and `svc validate` in one run on this machine; prints a table and writes
+// everything to bench/results/. See bench/README.md.
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { postgresProblem } from '../../reliability/src/harness/backends.js';
+import { repoRoot } from '../../reliability/src/harness/repo.js';
+import { benchDeliveryLatency, benchDeliveryThroughput, type DeliveryLatencyFigures, type DeliveryThroughputFigures } from './delivery-bench.js';
+import { benchCeiling, benchEndpoint, type EndpointFigures, type LoadSettings } from './endpoint-bench.js';
+import type { LoadShape } from './load-shapes.js';
+import { isQuiet, machineInfo } from './machine.js';
+import { formatProfile, summariseProfile } from './profile-summary.js';
+import { benchValidate, type ValidateFigures } from './validate-bench.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '64' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate' },
+    shapes: { type: 'string', default: 'json,multipart' },
+    events: { type: 'string' },
+    samples: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    'no-save': { type: 'boolean', default: false },
+  },
+});
+
+const sections = new Set(flags.only.split(','));
+const shapes = flags.shapes.split(',') as LoadShape[];
+const settings: Omit<LoadSettings, 'nodeArgs'> = {
+  connections: Number(flags.connections),
+  warmupSeconds: Number(flags.warmup ?? (flags.quick ? 1 : 3)),
+  durationSeconds: Number(flags.duration ?? (flags.quick ? 3 : 10)),
+};
+const deliveryEvents = Number(flags.events ?? (flags.quick ? 3_000 : 20_000));
+const latencySamples = Number(flags.samples ?? (flags.quick ? 100 : 500));
+const profileRoot = join(tmpdir(), `svc-bench-profiles-${Date.now().toString(36)}`);
+const print = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+const nodeArgsFor = (label: string): string[] => (flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileRoot, label)}`] : []);
+async function reportProfile(label: string): Promise<void> {
+  if (!flags.profile) return;
+  const directory = join(profileRoot, label);
+  const files = (await readdir(directory).catch(() => [])).filter((name) => name.endsWith('.cpuprofile'));
+  for (const file of files) {
+    print(`profile ${label}: ${join(directory, file)}`);
+    print(formatProfile(await summariseProfile(join(directory, file), 25)));
+  }
+}
+
+const machine = await machineInfo();
+print(`svc bench — ${new Date().toISOString()} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, node ${machine.node}, commit ${machine.commit}${machine.dirty ? ' (uncommitted changes)' : ''}`);
+const busy = machine.busyBeforeStart === null ? 'unknown' : `${(machine.busyBeforeStart * 100).toFixed(1)} %`;
+print(`before the run: CPUs ${busy} busy over 3 s, load average ${machine.loadAverageAtStart.join(' ')} — ${isQuiet(machine) ? 'quiet' : 'NOT QUIET: figures are noisy'}`);
+print(`load: autocannon in its own process, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per run`);
+
+const postgresSkip = sections.has('postgres') || sections.has('delivery') ? await postgresProblem() : 'not selected';
+if (postgresSkip !== null && sections.has('postgres')) print(`PostgreSQL + Redis runs skipped: ${postgresSkip}`);
+
+const endpoint: EndpointFigures[] = [];
+const ceilings = new Map<LoadShape, number>();
+const mb = (bytes: number | null): string => (bytes === null ? 'n/a' : `${Math.round(bytes / 1024 / 1024)} MB`);
+const showEndpoint = (figures: EndpointFigures): void => {
+  const ratio = ceilings.get(figures.shape);
+  const durable = figures.durability ? `, stored ${figures.durability.stored} of ${figures.durability.acknowledged} acknowledged` : '';
+  print(
+    `  ${figures.target.padEnd(8)} ${figures.shape.padEnd(9)} ${Math.round(figures.requestsPerSecond).toString().padStart(6)} req/s` +
+      `${ratio && figures.target !== 'ceiling' ? ` (${((figures.requestsPerSecond / ratio) * 100).toFixed(0)} % of ceiling)` : ''}` +
+      `  p50 ${figures.latencyMs.p50} ms  p99 ${figures.latencyMs.p99} ms  RSS ${mb(figures.peakRssBytes)}  statuses ${JSON.stringify(figures.statusCodes)}${figures.errors ? ` errors ${figures.errors}` : ''}${durable}`,
+  );
+};
+
+for (const shape of shapes) {
+  if (sections.has('ceiling')) {
+    const figures = await benchCeiling(shape, { ...settings, nodeArgs: [] });
+    ceilings.set(shape, figures.requestsPerSecond);
+    endpoint.push(figures);
+    showEndpoint(figures);
+  }
+  const backends = [...(sections.has('sqlite') ? (['sqlite'] as const) : []), ...(sections.has('postgres') && postgresSkip === null ? (['postgres'] as const) : [])];
+  for (const kind of backends) {
+    const label = `${kind}-${shape}`;
+    const figures = await benchEndpoint(kind, shape, { ...settings, nodeArgs: nodeArgsFor(label) });
+    endpoint.push(figures);
+    showEndpoint(figures);
+    await reportProfile(label);
+  }
+}
+
+const latency: DeliveryLatencyFigures[] = [];
+const throughput: DeliveryThroughputFigures[] = [];
+if (sections.has('delivery')) {
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    if (kind === 'postgres' && postgresSkip !== null) continue;
+    const figures = await benchDeliveryLatency(kind, latencySamples, nodeArgsFor(`latency-${kind}`));
+    latency.push(figures);
+    print(`  submission → first attempt on ${kind}: p50 ${figures.latencyMs.p50.toFixed(1)} ms  p90 ${figures.latencyMs.p90.toFixed(1)} ms  p99 ${figures.latencyMs.p99.toFixed(1)} ms  max ${figures.latencyMs.max.toFixed(1)} ms (${figures.samples} sequential submissions)`);
+    await reportProfile(`latency-${kind}`);
+  }
+  for (const [kind, workers] of [['sqlite', 1], ['postgres', 2]] as const) {
+    if (kind === 'postgres' && postgresSkip !== null) continue;
+    const figures = await benchDeliveryThroughput(kind, deliveryEvents, workers, nodeArgsFor(`deliveries-${kind}`));
+    throughput.push(figures);
+    print(`  deliveries on ${kind} (${workers} worker${workers > 1 ? 's' : ''}): ${Math.round(figures.deliveriesPerSecond)}/s over ${figures.events} events, ${figures.redeliveries} redeliveries, RSS ${mb(figures.peakRssBytes)}`);
+    await reportProfile(`deliveries-${kind}`);
+  }
+}
+
+let validate: ValidateFigures | null = null;
+if (sections.has('validate')) {
+  validate = await benchValidate(flags.quick ? 3 : 7);
+  print(`  svc validate, ${validate.forms} forms + ${validate.domains} domains (${Math.round(validate.bytes / 1024)} KiB): median ${validate.medianMs.toFixed(0)} ms, best ${validate.minMs.toFixed(0)} ms (${validate.runs} runs, node start included)`);
+}
+
+const rows = table(endpoint, latency, throughput, validate);
+print();
+print(`| figure | measured | target | met |`);
+print(`|---|---|---|---|`);
+for (const row of rows) print(`| ${row.figure} | ${row.measured} | ${row.target} | ${row.met} |`);
+
+const loadAtEnd = loadavg().map((value) => Math.round(value * 100) / 100);
+if (!flags['no-save']) {
+  const directory = join(repoRoot, 'bench', 'results');
+  await mkdir(directory, { recursive: true });
+  const quiet = isQuiet(machine);
+  const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, table: rows }, null, 2)}\n`);
+  print(`\nwritten to ${file}`);
+}
+
+interface Row {
+  readonly figure: string;
+  readonly measured: string;
+  readonly target: string;
+  readonly met: string;
+}
+
+function table(endpoints: readonly EndpointFigures[], latencies: readonly DeliveryLatencyFigures[], throughputs: readonly DeliveryThroughputFigures[], validated: ValidateFigures | null): Row[] {
+  const rows: Row[] = [];
+  const verdict = (ok: boolean): string => (ok ? 'yes' : '**no**');
+  const label = (figures: EndpointFigures): string => (figures.target === 'ceiling' ? 'ceiling (raw node:http)' : figures.target === 'sqlite' ? 'form endpoint, SQLite' : 'form endpoint, PostgreSQL + Redis');
+  for (const figures of endpoints) {
+    const name = `${label(figures)}, ${figures.shape === 'json' ? 'JSON' : 'multipart 100 KiB file'}`;
+    const ceiling = ceilings.get(figures.shape);
+    const share = ceiling ? figures.requestsPerSecond / ceiling : null;
+    const wanted = figures.target === 'sqlite' ? 0.5 : 0.25;
+    rows.push({
+      figure: `${name}: requests/s`,
+      measured: `${Math.round(figures.requestsPerSecond)}${share !== null && figures.target !== 'ceiling' ? ` (${Math.round(share * 100)} % of ceiling)` : ''}`,
+      target: figures.target === 'ceiling' ? '—' : `≥ ${wanted * 100} % of ceiling`,
+      met: figures.target === 'ceiling' || share === null ? '—' : verdict(share >= wanted),
+    });
+    rows.push({
+      figure: `${name}: latency p50 / p99`,
+      measured: `${figures.latencyMs.p50} / ${figures.latencyMs.p99} ms`,
+      target: figures.target === 'sqlite' ? 'p99 ≤ 25 ms' : '—',
+      met: figures.target === 'sqlite' ? verdict(figures.latencyMs.p99 <= 25) : '—',
+    });
+    if (figures.target !== 'ceiling') {
+      rows.push({ figure: `${name}: peak RSS`, measured: mb(figures.peakRssBytes), target: '≤ 150 MB', met: figures.peakRssBytes === null ? '—' : verdict(figures.peakRssBytes <= 150 * 1024 * 1024) });
+      if (figures.durability) {
+        const { acknowledged, stored } = figures.durability;
+        rows.push({ figure: `${name}: every 200 stored`, measured: `${stored} stored / ${acknowledged} answered 200`, target: 'all', met: verdict(stored >= acknowledged) });
+      }
+    }
+  }
+  for (const figures of latencies) {
+    rows.push({
+      figure: `submission → first attempt, ${figures.target}: p50 / p99`,
+      measured: `${figures.latencyMs.p50.toFixed(1)} / ${figures.latencyMs.p99.toFixed(1)} ms`,
+      target: 'p50 ≤ 20 ms, p99 ≤ 100 ms',
+      met: verdict(figures.latencyMs.p50 <= 20 && figures.latencyMs.p99 <= 100),
+    });
+  }
+  for (const figures of throughputs) {
+    rows.push({
+      figure: `deliveries/s, ${figures.target} (${figures.workers} worker${figures.workers > 1 ? 's' : ''})`,
+      measured: `${Math.round(figures.deliveriesPerSecond)}`,
+      target: figures.target === 'sqlite' ? '≥ 2,000/s' : '—',
+      met: figures.target === 'sqlite' ? verdict(figures.deliveriesPerSecond >= 2_000) : '—',
+    });
+  }
+  if (validated) {
+    rows.push({ figure: `svc validate, ${validated.forms} forms + ${validated.domains} domains`, measured: `${Math.round(validated.medianMs)} ms (median of ${validated.runs})`, target: '—', met: '—' });
+  }
+  return rows;
+}

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LoadRunConfig, LoadRunResult } from './load-runner.js';
+
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+/** Runs one load run in a separate node process (load-runner.js) and returns its figures. */
+export function runLoadProcess(config: LoadRunConfig): Promise<LoadRunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [here('./load-runner.js'), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the load generator exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as LoadRunResult);
+      } catch (error) {
+        reject(new Error(`the load generator printed no result: ${out.slice(0, 200)}`, { cause: error }));
+      }
+    });
+  });
+}
+
+export interface CeilingServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the raw node:http ceiling server in its own process. */
+export function startCeilingServer(nodeArgs: readonly string[] = []): Promise<CeilingServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, here('./ceiling-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const line = out.split('\n').find((text) => text.startsWith('{'));
+      if (!line) return;
+      const { port } = JSON.parse(line) as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        pid: child.pid!,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+  });
+}

@@ -1,0 +1,49 @@
+import type { BackendKind } from '../harness/backends.js';
+import type { Log, ScenarioResult } from '../harness/report.js';
+import { runBadInputScenario } from './bad-input.js';
+import { runCrashScenario } from './crash.js';
+import { runRaceScenario } from './races.js';
+import { runRateLimitScenario } from './rate-limit.js';
+import { runSsrfScenario } from './ssrf.js';
+
+export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf';
+export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf'];
+
+/** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
+export type RunSize = 'full' | 'bounded';
+
+/**
+ * Every scenario with its sizes, on one backend. Sizes are configuration: the bounded run uses
+ * the same code with fewer kills, rounds and requests, never shorter sleeps.
+ */
+export function runScenario(name: ScenarioName, backend: BackendKind, size: RunSize, log: Log, seed?: number): Promise<ScenarioResult> {
+  const full = size === 'full';
+  const instances = backend === 'postgres' ? 2 : 1;
+  switch (name) {
+    case 'crash':
+      return runCrashScenario({
+        backend,
+        kills: full ? 10 : 5,
+        connections: full ? 32 : 8,
+        upMs: full ? [500, 3_000] : [300, 1_000],
+        deliveryWaitMs: full ? 180_000 : 60_000,
+        log,
+        ...(seed === undefined ? {} : { seed }),
+      });
+    case 'races':
+      return runRaceScenario({ backend, instances, concurrency: 100, rounds: full ? 20 : 3, log });
+    case 'rate-limit':
+      return runRateLimitScenario({ backend, instances, clients: full ? 10 : 3, endpoints: full ? 3 : 2, requestsPerPair: full ? 60 : 40, concurrency: 64, log });
+    case 'bad-input':
+      return runBadInputScenario({ backend, requests: full ? 12_000 : 3_000, concurrency: 16, log, ...(seed === undefined ? {} : { seed }) });
+    case 'ssrf':
+      return runSsrfScenario({ backend, waitMs: full ? 60_000 : 30_000, log });
+  }
+}
+
+/** One scenario's result as lines: what it did and what it found. */
+export function describeResult(result: ScenarioResult): string[] {
+  const facts = Object.entries(result.facts).map(([name, value]) => `${name} ${value}`).join(', ');
+  const head = `${result.problems.length === 0 ? 'PASS' : 'FAIL'} ${result.scenario} on ${result.backend} in ${(result.durationMs / 1000).toFixed(1)} s: ${facts}`;
+  return [head, ...result.problems.map((problem) => `    ✗ ${problem}`)];
+}

@@ -1,0 +1,105 @@
+import { createBackend, type BackendKind } from '../harness/backends.js';
+import { createForm } from '../harness/fixtures.js';
+import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
+
+export interface RateLimitOptions {
+  readonly backend: BackendKind;
+  /** Servers sharing the store and Redis (more than one needs PostgreSQL + Redis). */
+  readonly instances: number;
+  /** Client IPs (sent as x-forwarded-for to servers started with --trust-proxy). */
+  readonly clients: number;
+  readonly endpoints: number;
+  /** Requests per client IP and endpoint; more than the limit of 30. */
+  readonly requestsPerPair: number;
+  /** Requests in flight at once, over all pairs and instances. */
+  readonly concurrency: number;
+  readonly log?: Log;
+}
+
+const limit = 30;
+
+/**
+ * Rate limit: with the default policy (30 per 5 minutes per IP per endpoint), requests from
+ * several client IPs to several endpoints, interleaved over the instances, are accepted exactly
+ * 30 times per (IP, endpoint); every other answer is a 429 with `retryAfter` and `retry-after`,
+ * and exactly 30 submissions per (IP, endpoint) are stored.
+ */
+export async function runRateLimitScenario(options: RateLimitOptions): Promise<ScenarioResult> {
+  const log = options.log ?? silentLog;
+  const started = performance.now();
+  const problems = new ProblemList();
+  const backend = await createBackend(options.backend);
+  const store = await backend.openStore();
+  const servers: SvcServer[] = [];
+  log(`rate limit on ${options.backend}: ${options.clients} IPs × ${options.endpoints} endpoints × ${options.requestsPerPair} requests over ${options.instances} instance(s)`);
+  try {
+    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvcServer({ args: [...backend.serverArgs, '--trust-proxy'] })))));
+    const forms = await Promise.all(Array.from({ length: options.endpoints }, () => createForm(store)));
+    const jobs: { client: string; form: (typeof forms)[number]; n: number }[] = [];
+    for (let c = 0; c < options.clients; c++) {
+      for (const form of forms) for (let n = 0; n < options.requestsPerPair; n++) jobs.push({ client: `198.51.100.${c + 1}`, form, n });
+    }
+    // Interleave pairs so that every pair's requests race each other and both instances.
+    jobs.sort(() => Math.random() - 0.5);
+    const accepted = new Map<string, number>();
+    const refused = new Map<string, number>();
+    let next = 0;
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        for (let index = next++; index < jobs.length; index = next++) {
+          const job = jobs[index]!;
+          const server = servers[sent++ % servers.length]!;
+          const pair = `${job.client}|${job.form.formId}`;
+          const response = await fetch(`${server.url}/api/f/${job.form.endpointId}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': job.client },
+            body: JSON.stringify({ n: job.n }),
+          });
+          const text = await response.text();
+          if (!/^"form";r=\d+;t=\d+$/.test(response.headers.get('ratelimit') ?? '')) problems.add(`answer without a valid RateLimit field: ${response.headers.get('ratelimit')}`);
+          if (response.status === 200) {
+            accepted.set(pair, (accepted.get(pair) ?? 0) + 1);
+          } else if (response.status === 429) {
+            refused.set(pair, (refused.get(pair) ?? 0) + 1);
+            const body = JSON.parse(text) as { ok: boolean; error: string; retryAfter: number };
+            const header = Number(response.headers.get('retry-after'));
+            if (body.ok !== false || body.error !== 'rate_limited' || !(body.retryAfter >= 1 && body.retryAfter <= 300) || header !== body.retryAfter) {
+              problems.add(`malformed 429: ${text} retry-after ${response.headers.get('retry-after')}`);
+            }
+          } else {
+            problems.add(`answer ${response.status} ${text.slice(0, 200)}`);
+          }
+        }
+      }),
+    );
+    for (let c = 0; c < options.clients; c++) {
+      for (const form of forms) {
+        const client = `198.51.100.${c + 1}`;
+        const pair = `${client}|${form.formId}`;
+        const ok = accepted.get(pair) ?? 0;
+        if (ok !== limit) problems.add(`${client} on ${form.endpointId}: ${ok} accepted (expected exactly ${limit})`);
+        const rows = await store.db.selectFrom('submissions').select('id').where('form_id', '=', form.formId).where('client_ip', '=', client).execute();
+        if (rows.length !== Math.min(limit, options.requestsPerPair)) problems.add(`${client} on ${form.endpointId}: ${rows.length} submissions stored (expected ${limit})`);
+      }
+    }
+    for (const server of servers.splice(0)) {
+      const exit = await server.stop();
+      if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);
+    }
+    const total = (map: Map<string, number>): number => [...map.values()].reduce((sum, count) => sum + count, 0);
+    log(`  ${total(accepted)} accepted, ${total(refused)} refused with 429`);
+    return {
+      scenario: 'rate-limit',
+      backend: `${options.backend} × ${options.instances}`,
+      durationMs: performance.now() - started,
+      facts: { requests: jobs.length, pairs: options.clients * options.endpoints, accepted: total(accepted), refused: total(refused) },
+      problems: problems.list(),
+    };
+  } finally {
+    for (const server of servers) await server.kill();
+    await store.close();
+    await backend.cleanup();
+  }
+}

@@ -1,0 +1,219 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createBackend, type BackendKind } from '../harness/backends.js';
+import { createForm, createWebhook, newEncryptionKey, type FormFixture } from '../harness/fixtures.js';
+import { startReceiver } from '../harness/receiver.js';
+import { delay, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import type { Store } from '../harness/server-modules.js';
+import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
+
+export interface SsrfOptions {
+  readonly backend: BackendKind;
+  /** How long each delivery has to be attempted and refused. */
+  readonly waitMs: number;
+  readonly log?: Log;
+}
+
+/** IP literals of every refused kind, in the spellings URL parsers accept. */
+const literalTargets = [
+  'http://127.0.0.1/hook', 'http://127.1/hook', 'http://2130706433/hook', 'http://0x7f000001/hook', 'http://0177.0.0.1/hook', 'http://0.0.0.0/hook',
+  'http://10.0.0.1/hook', 'http://172.16.5.4/hook', 'http://192.168.0.1/hook', 'http://100.64.0.1/hook',
+  'http://169.254.169.254/latest/meta-data/', 'http://169.254.10.10/hook', 'http://100.100.100.200/latest/meta-data/',
+  'http://[::1]/hook', 'http://[::]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[::ffff:a9fe:a9fe]/hook', 'http://[fe80::1]/hook', 'http://[fd00:ec2::254]/hook', 'http://[fc00::1]/hook',
+  'http://224.0.0.1/hook', 'http://255.255.255.255/hook', 'https://127.0.0.1:8443/hook',
+];
+
+/**
+ * Names a fake resolver in the server process answers (the server's own code still resolves
+ * them, checks every address and connects): a DNS server could answer the same.
+ */
+const resolverTable = (receiverPort: number): Record<string, { addresses: string[]; url: string }> => ({
+  'loopback.ssrf.test': { addresses: ['127.0.0.1'], url: `http://loopback.ssrf.test:${receiverPort}/hook` },
+  'v6-loopback.ssrf.test': { addresses: ['::1'], url: `http://v6-loopback.ssrf.test:${receiverPort}/hook` },
+  'mapped.ssrf.test': { addresses: ['::ffff:127.0.0.1'], url: `http://mapped.ssrf.test:${receiverPort}/hook` },
+  'private.ssrf.test': { addresses: ['10.1.2.3'], url: 'http://private.ssrf.test/hook' },
+  'link-local.ssrf.test': { addresses: ['169.254.3.4'], url: 'http://link-local.ssrf.test/hook' },
+  'metadata.ssrf.test': { addresses: ['169.254.169.254'], url: 'http://metadata.ssrf.test/latest/meta-data/' },
+  'unique-local.ssrf.test': { addresses: ['fd12:3456::1'], url: 'http://unique-local.ssrf.test/hook' },
+  // One public and one private address: refused, since either could be used.
+  'mixed.ssrf.test': { addresses: ['8.8.8.8', '10.9.9.9'], url: 'http://mixed.ssrf.test/hook' },
+});
+
+/** The preload that makes the server process resolve the names above (written to the data dir). */
+const fakeResolverSource = `
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
+const table = JSON.parse(process.env.SVC_RELIABILITY_FAKE_DNS ?? '{}');
+const original = dns.lookup;
+dns.lookup = function lookup(hostname, options, callback) {
+  if (typeof options === 'function') { callback = options; options = {}; }
+  if (typeof options === 'number') options = { family: options };
+  const entry = table[String(hostname).toLowerCase()];
+  if (!entry) return original.call(dns, hostname, options, callback);
+  const addresses = entry.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  process.nextTick(() => (options && options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)));
+};
+syncBuiltinESMExports();
+`;
+
+const deliveryFlags = ['--retry-schedule', '100ms,100ms', '--delivery-timeout', '1s', '--delivery-lease', '2500ms', '--delivery-poll-interval', '200ms'];
+
+/**
+ * SSRF: webhook URLs that point at loopback, private, link-local and metadata addresses are
+ * refused when created (IP literals, in every spelling), refused at delivery time (literals
+ * saved while private targets were allowed, and names that resolve to such addresses, checked
+ * after resolution), and a redirect is never followed, even where private targets are allowed.
+ * A receiver listening on the loopback address named by those URLs must get nothing.
+ */
+export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioResult> {
+  const log = options.log ?? silentLog;
+  const started = performance.now();
+  const problems = new ProblemList();
+  const backend = await createBackend(options.backend);
+  const store = await backend.openStore();
+  const target = await startReceiver();
+  const redirector = await startReceiver();
+  const encryptionKey = newEncryptionKey();
+  const servers: SvcServer[] = [];
+  const facts: Record<string, number> = {};
+  log(`ssrf on ${options.backend}`);
+  try {
+    // Two projects, so that the redirect phase's server (which allows private targets) does
+    // not deliver the first phase's webhooks.
+    const form = await createForm(store);
+    const redirectForm = await createForm(store);
+    const webhookFor = (owner: FormFixture, url: string, allowPrivateTargets: boolean) => createWebhook(store, owner, { url, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets });
+    const webhook = (url: string, allowPrivateTargets: boolean) => webhookFor(form, url, allowPrivateTargets);
+
+    // 1. Creation: IP literals are refused as long as private targets are not allowed.
+    let refusedAtCreation = 0;
+    for (const url of literalTargets) {
+      const outcome = await webhook(url, false).then(
+        () => 'created',
+        (error: unknown) => ((error as { code?: string }).code === 'validation_failed' ? 'refused' : `failed: ${(error as Error).message}`),
+      );
+      if (outcome === 'refused') refusedAtCreation += 1;
+      else problems.add(`creating a webhook for ${url} was not refused (${outcome})`);
+    }
+    facts['literalsRefusedAtCreation'] = refusedAtCreation;
+    log(`  creation: ${refusedAtCreation} of ${literalTargets.length} private IP literals refused`);
+
+    // 2. Delivery time, on a server that does not allow private targets.
+    const table = resolverTable(target.port);
+    const guardedTargets = new Map<string, string>();
+    for (const url of [`http://127.0.0.1:${target.port}/hook`, `http://[::ffff:7f00:1]:${target.port}/hook`, 'http://10.0.0.1/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/hook']) {
+      guardedTargets.set((await webhook(url, true)).id, `${url} (saved while private targets were allowed)`);
+    }
+    guardedTargets.set((await webhook(`http://localhost:${target.port}/hook`, false)).id, `http://localhost:${target.port}/hook`);
+    for (const [name, entry] of Object.entries(table)) guardedTargets.set((await webhook(entry.url, false)).id, `${entry.url} (${name} → ${entry.addresses.join(', ')})`);
+    const preload = join(backend.dataDir, 'fake-dns.mjs');
+    await writeFile(preload, fakeResolverSource);
+    const guarded = await startSvcServer({
+      args: [...backend.serverArgs, ...deliveryFlags],
+      env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_RELIABILITY_FAKE_DNS: JSON.stringify(Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, entry.addresses]))) },
+      nodeArgs: ['--import', pathToFileURL(preload).href],
+    });
+    servers.push(guarded);
+    await submit(guarded, form);
+    const refusedAtDelivery = await expectRefused(store, guardedTargets, options.waitMs, problems);
+    facts['refusedAtDelivery'] = refusedAtDelivery;
+    log(`  delivery: ${refusedAtDelivery} of ${guardedTargets.size} webhooks to private targets refused after resolution`);
+    await stopAll(servers, problems);
+
+    // 3. Redirects are not followed, even by a server that allows private targets.
+    redirector.answer(() => ({ status: 302, location: `${target.url}/hook` }));
+    const metadataRedirector = await startReceiver();
+    metadataRedirector.answer(() => ({ status: 307, location: 'http://169.254.169.254/latest/meta-data/' }));
+    try {
+      const redirects = new Map<string, string>([
+        [(await webhookFor(redirectForm, `${redirector.url}/hook`, true)).id, `${redirector.url} → 302 to the loopback receiver`],
+        [(await webhookFor(redirectForm, `${metadataRedirector.url}/hook`, true)).id, `${metadataRedirector.url} → 307 to the metadata address`],
+      ]);
+      const lenient = await startSvcServer({ args: [...backend.serverArgs, ...deliveryFlags, '--allow-private-targets'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+      servers.push(lenient);
+      await submit(lenient, redirectForm);
+      const notFollowed = await expectRedirectsNotFollowed(store, redirects, options.waitMs, problems);
+      facts['redirectsNotFollowed'] = notFollowed;
+      facts['redirectAttempts'] = redirector.arrivals.length + metadataRedirector.arrivals.length;
+      log(`  redirects: ${notFollowed} of ${redirects.size} not followed (${facts['redirectAttempts']} attempts answered with a redirect)`);
+      await stopAll(servers, problems);
+    } finally {
+      await metadataRedirector.close();
+    }
+    facts['requestsThatReachedTheLoopbackReceiver'] = target.arrivals.length;
+    if (target.arrivals.length > 0) problems.add(`SSRF: the loopback receiver got ${target.arrivals.length} request(s): ${target.arrivals.map((arrival) => arrival.headers.host).join(', ')}`);
+    return { scenario: 'ssrf', backend: options.backend, durationMs: performance.now() - started, facts, problems: problems.list() };
+  } finally {
+    for (const server of servers) await server.kill();
+    await target.close();
+    await redirector.close();
+    await store.close();
+    await backend.cleanup();
+  }
+}
+
+async function submit(server: SvcServer, form: FormFixture): Promise<void> {
+  const response = await fetch(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' });
+  if (response.status !== 200) throw new Error(`the probe submission answered ${response.status}`);
+}
+
+async function stopAll(servers: SvcServer[], problems: ProblemList): Promise<void> {
+  for (const server of servers.splice(0)) {
+    const exit = await server.stop();
+    if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);
+  }
+}
+
+interface AttemptRow {
+  readonly webhook: string;
+  readonly status_code: number | null;
+  readonly error: string | null;
+}
+
+/**
+ * Waits until every listed webhook's delivery is final (its retries, a short schedule here,
+ * are used up), so no attempt is left for a later server; returns the attempts.
+ */
+async function attemptsOf(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number): Promise<AttemptRow[]> {
+  const ids = [...webhooks.keys()];
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const deliveries = await store.db.selectFrom('deliveries').select(['webhook_id', 'status']).where('webhook_id', 'in', ids).execute();
+    const final = new Set(deliveries.filter((row) => row.status !== 'pending').map((row) => row.webhook_id));
+    if (ids.every((id) => final.has(id)) || Date.now() > deadline) break;
+    await delay(100);
+  }
+  return store.db
+    .selectFrom('delivery_attempts')
+    .innerJoin('deliveries', 'deliveries.id', 'delivery_attempts.delivery_id')
+    .select(['deliveries.webhook_id as webhook', 'delivery_attempts.status_code', 'delivery_attempts.error'])
+    .where('deliveries.webhook_id', 'in', ids)
+    .execute();
+}
+
+async function expectRefused(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList): Promise<number> {
+  const rows = await attemptsOf(store, webhooks, waitMs);
+  let refused = 0;
+  for (const [id, description] of webhooks) {
+    const attempts = rows.filter((row) => row.webhook === id);
+    if (attempts.length === 0) problems.add(`no delivery attempt was recorded for ${description} within ${waitMs} ms`);
+    else if (attempts.every((row) => row.status_code === null && /^refused: .*private targets are not allowed/.test(row.error ?? ''))) refused += 1;
+    else problems.add(`SSRF: ${description} was not refused: ${JSON.stringify(attempts)}`);
+  }
+  return refused;
+}
+
+async function expectRedirectsNotFollowed(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList): Promise<number> {
+  const rows = await attemptsOf(store, webhooks, waitMs);
+  let notFollowed = 0;
+  for (const [id, description] of webhooks) {
+    const attempts = rows.filter((row) => row.webhook === id);
+    if (attempts.length === 0) problems.add(`no delivery attempt was recorded for ${description} within ${waitMs} ms`);
+    else if (attempts.every((row) => row.status_code !== null && row.status_code >= 300 && row.status_code < 400 && /redirects are not followed/.test(row.error ?? ''))) notFollowed += 1;
+    else problems.add(`${description}: ${JSON.stringify(attempts)}`);
+  }
+  const succeeded = await store.db.selectFrom('deliveries').select('id').where('webhook_id', 'in', [...webhooks.keys()]).where('status', '=', 'succeeded').execute();
+  if (succeeded.length > 0) problems.add(`${succeeded.length} redirected deliveries were marked succeeded`);
+  return notFollowed;
+}
