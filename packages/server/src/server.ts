@@ -65,12 +65,18 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       logger.warn('PostgreSQL without --redis-url: rate limits are counted per instance');
     }
 
-    const writer = new SubmissionWriter(store, { idempotencyWindowMs: options.idempotencyWindowMs });
+    const metrics = new Metrics();
+    const writer = new SubmissionWriter(store, {
+      idempotencyWindowMs: options.idempotencyWindowMs,
+      onBatch: (size, seconds) => {
+        metrics.submissionBatchSize.observe(size);
+        metrics.submissionCommitDuration.observe(seconds);
+      },
+    });
     closers.push(() => writer.drain());
     const maintenance = startMaintenance(store, { idempotencyWindowMs: options.idempotencyWindowMs, intervalMs: 3_600_000, logger });
     closers.push(() => maintenance.stop());
 
-    const metrics = new Metrics();
     const services: FormRouteServices = {
       store,
       metrics,

@@ -58,6 +58,9 @@ export class DeliveryWorker {
   private dueAt = Number.POSITIVE_INFINITY;
   private safetyTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** When the last wake-up began, and the timer of one deferred to keep them apart. */
+  private lastWakeAt = Number.NEGATIVE_INFINITY;
+  private deferredWake: NodeJS.Timeout | null = null;
 
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
     this.sender = new HttpSender(dependencies.settings);
@@ -69,7 +72,7 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.dependencies.store.onEvents(() => this.pump());
+    this.unsubscribe = this.dependencies.store.onEvents(() => this.pumpForEvents());
     this.safetyTimer = setInterval(() => this.pump(), this.dependencies.settings.pollIntervalMs);
     this.safetyTimer.unref();
     this.pump();
@@ -85,6 +88,7 @@ export class DeliveryWorker {
     this.unsubscribe?.();
     if (this.safetyTimer) clearInterval(this.safetyTimer);
     if (this.dueTimer) clearTimeout(this.dueTimer);
+    if (this.deferredWake) clearTimeout(this.deferredWake);
     await this.pumping;
     const unsent = this.queue.splice(0).map((job) => job.deliveryId);
     await releaseLeases(this.dependencies.store.db, unsent, this.owner, Date.now()).catch((error: unknown) =>
@@ -93,6 +97,21 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.running]);
     await this.recorder.drain();
     await this.sender.close();
+  }
+
+  /** New events: pump now, or, if the last wake-up was a moment ago, once the interval is over. */
+  private pumpForEvents(): void {
+    if (this.stopped || this.deferredWake) return;
+    const wait = this.lastWakeAt + this.dependencies.settings.minWakeIntervalMs - Date.now();
+    if (wait <= 0) {
+      this.pump();
+      return;
+    }
+    this.deferredWake = setTimeout(() => {
+      this.deferredWake = null;
+      this.pump();
+    }, wait);
+    this.deferredWake.unref();
   }
 
   private pump(): void {
@@ -117,6 +136,7 @@ export class DeliveryWorker {
     const { store, settings } = this.dependencies;
     do {
       this.pumpAgain = false;
+      this.lastWakeAt = Date.now();
       const room = this.capacity - this.held.size;
       const now = Date.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
@@ -126,7 +146,9 @@ export class DeliveryWorker {
         const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit });
         const jobs = await loadDeliveryJobs(trx, [...dispatched.leased, ...claimed]);
         return { jobs, moreEvents: dispatched.more, full: claimLimit <= 0 || claimed.length === claimLimit };
-      });
+        // Safe to lose in a power cut: the events would be fanned out and the deliveries
+        // claimed again (at least once). Not waiting for an fsync halves the fsyncs under load.
+      }, { durable: false });
       for (const job of work.jobs) this.hold(job);
       this.startSends();
       // Full: there may be more due; a batch of finished attempts makes room and pumps again.

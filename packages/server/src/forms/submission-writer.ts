@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { Batcher } from '../lib/batcher.js';
-import { commitSubmissionBatch, commitSubmissionBatchInOneStatement, type PreparedSubmission, type SubmissionOutcome } from '../store/queries/submission-batch.js';
+import type { PreparedSubmission, SubmissionOutcome } from '../store/queries/submission-batch.js';
 import type { Store } from '../store/store.js';
 
 type Result = { ok: true; outcome: SubmissionOutcome } | { ok: false; error: unknown };
@@ -11,11 +11,13 @@ export interface SubmissionWriterOptions {
   readonly maxBatch?: number;
   /** Batches committed at once (one is right for SQLite's single writer). */
   readonly concurrency?: number;
+  /** Told the size and duration (seconds) of every committed batch, for metrics. */
+  readonly onBatch?: (size: number, seconds: number) => void;
 }
 
 /**
  * The durable write path of the form endpoint. Submissions that arrive together are
- * committed together: one transaction (on PostgreSQL one statement), one fsync, then every
+ * committed together (Store.commitSubmissions): one transaction, one fsync, then every
  * caller gets its answer.
  * A batch that fails is retried one submission at a time, so one bad submission (its form
  * deleted a moment ago, say) never fails its neighbours.
@@ -47,11 +49,9 @@ export class SubmissionWriter {
 
   private async commit(items: PreparedSubmission[]): Promise<Result[]> {
     try {
-      const options = { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs };
-      // One statement (one round trip) where the backend can; else one transaction.
-      const outcomes = this.store.capabilities.writableCte
-        ? await commitSubmissionBatchInOneStatement(this.store.db, items, options)
-        : await this.store.transaction((trx) => commitSubmissionBatch(trx, items, options));
+      const started = performance.now();
+      const outcomes = await this.store.commitSubmissions(items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs });
+      this.options.onBatch?.(items.length, (performance.now() - started) / 1000);
       if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
       return outcomes.map((outcome) => ({ ok: true, outcome }));
     } catch (error) {

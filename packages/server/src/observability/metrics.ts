@@ -22,6 +22,18 @@ export class Metrics {
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
+  readonly submissionBatchSize = new Histogram({
+    name: 'svc_submission_batch_size',
+    help: 'Submissions committed together in one group commit.',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+  readonly submissionCommitDuration = new Histogram({
+    name: 'svc_submission_commit_duration_seconds',
+    help: 'Time to commit one group of submissions durably (waiting for the writer included).',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
   readonly webhookAttempts = new Counter({
     name: 'svc_webhook_attempts_total',
     help: 'Webhook delivery attempts made by this process, by what became of the delivery (succeeded, retrying, failed).',

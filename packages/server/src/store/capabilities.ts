@@ -12,11 +12,6 @@ export interface BackendCapabilities {
   readonly maxParameters: number;
   /** Write transactions worth running at once (SQLite has a single writer). */
   readonly writeConcurrency: number;
-  /**
-   * Statements may write in their WITH clauses (PostgreSQL's data-modifying CTEs), so a batch
-   * of submissions is one statement, atomic and durable on its own: one round trip.
-   */
-  readonly writableCte: boolean;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
@@ -25,7 +20,6 @@ export const sqliteCapabilities: BackendCapabilities = {
   multiProcess: false,
   maxParameters: 32_766,
   writeConcurrency: 1,
-  writableCte: false,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
@@ -34,5 +28,4 @@ export const postgresCapabilities: BackendCapabilities = {
   multiProcess: true,
   maxParameters: 65_535,
   writeConcurrency: 4,
-  writableCte: true,
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BackendCapabilities } from './capabilities.js';
 import type { FileStore } from './files/file-store.js';
+import type { BatchOptions, PreparedSubmission, SubmissionOutcome } from './queries/submission-batch.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -16,9 +17,17 @@ export interface Store {
   readonly files: FileStore;
   /**
    * Runs `work` in one transaction; on SQLite and PostgreSQL alike the commit is durable
-   * (fsync'd) before the promise resolves.
+   * (fsync'd) before the promise resolves, unless `durable: false`: then the commit is
+   * atomic and survives the process being killed, but a power cut may undo it. Only for
+   * work that is safe to lose and redo (the delivery worker's fan-out and claims).
    */
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  transaction<T>(work: (trx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * The form endpoint's write path: commits a batch of submissions and their outbox events
+   * at once, claiming idempotency keys, durably (fsync'd) before it resolves. Each backend
+   * does it its fastest way: PostgreSQL in one statement, SQLite in a writer thread.
+   */
+  commitSubmissions(items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]>;
   /** Call after committing new outbox events: wakes delivery workers here and elsewhere. */
   announceEvents(): void;
   /** Registers a wake-up listener for new outbox events; returns a function that removes it. */
@@ -26,6 +35,11 @@ export interface Store {
   /** Checks that the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /** Default true: the commit is fsync'd before the transaction resolves. */
+  readonly durable?: boolean;
 }
 
 export interface StoreOptions {

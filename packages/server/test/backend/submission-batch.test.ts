@@ -10,9 +10,9 @@ import type { Store } from '../../src/store/store.js';
 const backend = await selectBackend();
 const windowMs = 60_000;
 
-// The group-commit write path itself, on each backend: PostgreSQL writes a batch as one
-// statement (capabilities.writableCte), SQLite as one transaction of several; both must decide
-// idempotency the same way.
+// The group-commit write path itself (Store.commitSubmissions), on each backend: PostgreSQL
+// writes a batch as one statement, SQLite as one transaction in its writer thread; both must
+// decide idempotency the same way.
 describe.runIf(backend.available)(`the submission batch write on ${backend.name}`, () => {
   let environment: TestEnvironment;
   let store: Store;

@@ -7,6 +7,7 @@ import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration }
 import type { Database } from '../schema.js';
 import type { Db, Store, StoreOptions } from '../store.js';
 import { Listener } from './listener.js';
+import { commitSubmissionBatchInOneStatement } from '../queries/submission-batch.js';
 
 /** The channel on which instances tell each other that the outbox has new events. */
 export const eventsChannel = 'svc_events';
@@ -66,7 +67,13 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
     db,
     capabilities: postgresCapabilities,
     files: new DatabaseFileStore(db),
-    transaction: (work) => db.transaction().execute(work),
+    transaction: (work, transactionOptions) =>
+      db.transaction().execute(async (trx) => {
+        // Committed and visible at once, but not waited for on disk (PostgreSQL's asynchronous commit).
+        if (transactionOptions?.durable === false) await sql`set local synchronous_commit = off`.execute(trx);
+        return work(trx);
+      }),
+    commitSubmissions: (items, batch) => commitSubmissionBatchInOneStatement(db, items, batch),
     announceEvents: () => {
       wakeUps.fire();
       notifyOthers();

@@ -20,23 +20,24 @@ export interface BatchOptions {
   readonly idempotencyWindowMs: number;
 }
 
-const rowsPerStatement = 200;
-
 /**
  * Idempotency is decided by the database, not by a check-then-insert: each key is claimed
  * with an upsert on the (form, key) primary key that only overwrites a row older than the
  * window, so concurrent duplicates, here or in another instance, produce one record. Items
  * of one batch with the same key are folded first (a statement may not touch one row
- * twice): the first is the leader, the later ones replay it.
+ * twice): the first is the leader and is written; the later ones replay it.
  */
-interface Folded {
+export interface Folded {
   /** Indexes of the items to write: every item without a key, and each key's first item. */
-  readonly writers: number[];
+  readonly writers: readonly number[];
   /** Later items with a key already used in the batch, and the index of its first item. */
-  readonly followers: { index: number; leader: number }[];
+  readonly followers: readonly { index: number; leader: number }[];
 }
 
-function fold(items: readonly PreparedSubmission[]): Folded {
+/** What became of one written item: stored, or its key already named another submission. */
+export type WriterResult = { readonly stored: true } | { readonly stored: false; readonly original: string };
+
+export function fold(items: readonly PreparedSubmission[]): Folded {
   const leaderOf = new Map<string, number>();
   const writers: number[] = [];
   const followers: { index: number; leader: number }[] = [];
@@ -62,8 +63,15 @@ function keyIdentity(formId: string, key: string): string {
   return `${formId}\u0000${key}`;
 }
 
-function withFollowers(outcomes: (SubmissionOutcome | undefined)[], followers: Folded['followers']): SubmissionOutcome[] {
-  for (const { index, leader } of followers) {
+/** Every item's outcome, from the results of the written ones (one per writer, in order). */
+export function assembleOutcomes(items: readonly PreparedSubmission[], folded: Folded, results: readonly WriterResult[]): SubmissionOutcome[] {
+  if (results.length !== folded.writers.length) throw new Error('a batch answered without one result per written submission');
+  const outcomes = new Array<SubmissionOutcome | undefined>(items.length);
+  folded.writers.forEach((index, position) => {
+    const result = results[position]!;
+    outcomes[index] = result.stored ? { id: items[index]!.submission.id, replayed: false } : { id: result.original, replayed: true };
+  });
+  for (const { index, leader } of folded.followers) {
     const original = outcomes[leader];
     if (!original) throw new Error('idempotency leader without an outcome');
     outcomes[index] = { id: original.id, replayed: true };
@@ -72,83 +80,6 @@ function withFollowers(outcomes: (SubmissionOutcome | undefined)[], followers: F
     if (!outcome) throw new Error('submission without an outcome');
     return outcome;
   });
-}
-
-/**
- * Writes a batch of submissions and their outbox events in the caller's transaction: claim
- * the keys, then insert the submissions and events that won (three statements per 200 rows).
- */
-export async function commitSubmissionBatch(trx: Db, items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]> {
-  const { writers, followers } = fold(items);
-  const outcomes = new Array<SubmissionOutcome | undefined>(items.length);
-  const replayedLeaders = await claimKeys(
-    trx,
-    items,
-    writers.filter((index) => items[index]!.submission.idempotency_key != null),
-    options,
-  );
-
-  const fresh: PreparedSubmission[] = [];
-  for (const index of writers) {
-    const existing = replayedLeaders.get(index);
-    if (existing !== undefined) {
-      outcomes[index] = { id: existing, replayed: true };
-      continue;
-    }
-    outcomes[index] = { id: items[index]!.submission.id, replayed: false };
-    fresh.push(items[index]!);
-  }
-  for (let start = 0; start < fresh.length; start += rowsPerStatement) {
-    const chunk = fresh.slice(start, start + rowsPerStatement);
-    await trx.insertInto('submissions').values(chunk.map((item) => item.submission)).execute();
-    await trx.insertInto('events').values(chunk.map((item) => item.event)).execute();
-  }
-  return withFollowers(outcomes, followers);
-}
-
-/** Claims the leaders' keys; returns, for each leader that lost, the original submission id. */
-async function claimKeys(trx: Db, items: readonly PreparedSubmission[], leaders: readonly number[], options: BatchOptions): Promise<Map<number, string>> {
-  const lost = new Map<number, string>();
-  if (leaders.length === 0) return lost;
-  const cutoff = options.now - options.idempotencyWindowMs;
-  const won = new Set<string>();
-  for (let start = 0; start < leaders.length; start += rowsPerStatement) {
-    const chunk = leaders.slice(start, start + rowsPerStatement).map((index) => items[index]!.submission);
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values(
-        chunk.map((submission) => ({
-          form_id: submission.form_id,
-          key: submission.idempotency_key!,
-          submission_id: submission.id,
-          created_at: options.now,
-        })),
-      )
-      .onConflict((conflict) =>
-        conflict
-          .columns(['form_id', 'key'])
-          .doUpdateSet((update) => ({
-            submission_id: update.ref('excluded.submission_id'),
-            created_at: update.ref('excluded.created_at'),
-          }))
-          .where('idempotency_keys.created_at', '<', cutoff),
-      )
-      .returning(['form_id', 'key'])
-      .execute();
-    for (const row of claimed) won.add(keyIdentity(row.form_id, row.key));
-  }
-
-  const losers = leaders.filter((index) => {
-    const submission = items[index]!.submission;
-    return !won.has(keyIdentity(submission.form_id, submission.idempotency_key!));
-  });
-  const originals = await findOriginals(trx, items, losers);
-  for (const index of losers) {
-    const original = originals.get(index);
-    if (original === undefined) throw new Error('an idempotency key conflicted but no original was found');
-    lost.set(index, original);
-  }
-  return lost;
 }
 
 /** The submission ids the keys of `indexes` point to now. */
@@ -177,18 +108,17 @@ async function findOriginals(db: Db, items: readonly PreparedSubmission[], index
 }
 
 /**
- * The same write as `commitSubmissionBatch` as ONE statement, for backends whose statements
- * may write in their WITH clauses (`capabilities.writableCte`): claim the keys, insert the
+ * The write of a batch as ONE statement, for PostgreSQL, whose statements may write in
+ * their WITH clauses: claim the keys, insert the
  * submissions and events that won, and report each row's fate, in one round trip. On its own
  * the statement is atomic and, committed, durable. A loser's original id is read from the
  * statement's snapshot; the rare key committed by another instance after that snapshot is
  * read by one more query.
  */
 export async function commitSubmissionBatchInOneStatement(db: Db, items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]> {
-  const { writers, followers } = fold(items);
-  const outcomes = new Array<SubmissionOutcome | undefined>(items.length);
+  const folded = fold(items);
   const rows = sql.join(
-    writers.map((index) => {
+    folded.writers.map((index) => {
       const { submission: s, event: e } = items[index]!;
       return sql`(${index}::int, ${s.id}::text, ${s.form_id}::text, ${s.state}::text, ${s.fields}::text, ${s.files}::text, ${s.client_ip ?? null}::text, ${s.user_agent ?? null}::text, ${s.idempotency_key ?? null}::text, ${s.created_at}::bigint, ${e.id}::text, ${e.project_id}::text, ${e.type}::text, ${e.payload}::text, ${e.created_at}::bigint)`;
     }),
@@ -222,18 +152,18 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
       (SELECT k.submission_id FROM idempotency_keys k WHERE k.form_id = input.form_id AND k.key = input.idempotency_key) AS original
     FROM input`.execute(db);
 
-  const unresolved: number[] = [];
-  for (const row of result.rows) {
-    const index = Number(row.idx);
-    if (row.stored) outcomes[index] = { id: items[index]!.submission.id, replayed: false };
-    else if (row.original !== null) outcomes[index] = { id: row.original, replayed: true };
-    else unresolved.push(index);
-  }
+  const byIndex = new Map(result.rows.map((row) => [Number(row.idx), row]));
+  const unresolved = folded.writers.filter((index) => {
+    const row = byIndex.get(index);
+    return row !== undefined && !row.stored && row.original === null;
+  });
   const originals = await findOriginals(db, items, unresolved);
-  for (const index of unresolved) {
-    const original = originals.get(index);
+  const results = folded.writers.map((index): WriterResult => {
+    const row = byIndex.get(index);
+    if (row?.stored) return { stored: true };
+    const original = row?.original ?? originals.get(index);
     if (original === undefined) throw new Error('an idempotency key conflicted but no original was found');
-    outcomes[index] = { id: original, replayed: true };
-  }
-  return withFollowers(outcomes, followers);
+    return { stored: false, original };
+  });
+  return assembleOutcomes(items, folded, results);
 }

@@ -1,36 +1,48 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { sqliteCapabilities } from '../capabilities.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
 import type { Db, Store, StoreOptions } from '../store.js';
+import { assembleOutcomes, fold } from '../queries/submission-batch.js';
+import { LockedSqliteDialect } from './locked-dialect.js';
+import { SubmissionThread } from './submission-thread.js';
+import { WriteLock } from './write-lock.js';
 
 export const sqliteFileName = 'svc.sqlite';
 
+const busyTimeoutMs = 5_000;
+
 /**
  * The embedded backend: one SQLite file in WAL mode with `synchronous=FULL`, so every
- * commit is fsync'd before it returns. One connection per process; the query builder
- * serialises its use.
+ * commit is fsync'd before it returns. Two connections in this process: the main thread's,
+ * for everything but the form endpoint's submissions, and the submission writer thread's,
+ * whose group commits (and their fsync) thus never stop the event loop. A write lock keeps
+ * them from meeting inside SQLite.
  */
 export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const database = new SqliteDatabase(join(options.dataDir, sqliteFileName));
+  const file = join(options.dataDir, sqliteFileName);
+  const database = new SqliteDatabase(file);
   try {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
+    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
     await migrate(database);
   } catch (error) {
     database.close();
     throw error;
   }
 
-  const db: Db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const lock = new WriteLock();
+  const db: Db = new Kysely<Database>({ dialect: new LockedSqliteDialect(database, lock) });
+  // Started after the migrations, which it relies on.
+  const submissions = new SubmissionThread(file, { busyTimeoutMs });
   const files = new DiskFileStore(options.dataDir);
   await files.init();
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
@@ -41,24 +53,44 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     files,
     // BEGIN IMMEDIATE takes the write lock up front, so a transaction never fails half-way
     // when another process (a `--role worker`, say) holds the database.
-    transaction: (work) =>
+    transaction: (work, transactionOptions) =>
       db.connection().execute(async (connection) => {
-        await sql`begin immediate`.execute(connection);
+        // WAL with synchronous=NORMAL: committed, atomic, safe from a killed process, but
+        // not fsync'd until the next durable commit.
+        const durable = transactionOptions?.durable ?? true;
+        if (!durable) await sql`pragma synchronous = normal`.execute(connection);
         try {
-          const result = await work(connection);
-          await sql`commit`.execute(connection);
-          return result;
-        } catch (error) {
-          if (database.inTransaction) await sql`rollback`.execute(connection);
-          throw error;
+          await sql`begin immediate`.execute(connection);
+          try {
+            const result = await work(connection);
+            await sql`commit`.execute(connection);
+            return result;
+          } catch (error) {
+            if (database.inTransaction) await sql`rollback`.execute(connection);
+            throw error;
+          }
+        } finally {
+          if (!durable) await sql`pragma synchronous = full`.execute(connection);
         }
       }),
+    commitSubmissions: async (items, batch) => {
+      const folded = fold(items);
+      const release = await lock.acquire();
+      try {
+        return assembleOutcomes(items, folded, await submissions.commit(folded.writers.map((index) => items[index]!), batch));
+      } finally {
+        release();
+      }
+    },
     announceEvents: () => wakeUps.fire(),
     onEvents: (listener) => wakeUps.add(listener),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await submissions.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -1,0 +1,48 @@
+// @ts-check
+// The batch write of form submissions on a better-sqlite3 connection: claim the
+// idempotency keys, insert the submissions and their outbox events, in one immediate
+// transaction. Plain JavaScript, loaded by the writer thread (submission-writer.js).
+/**
+ * @typedef {{ id: string, form_id: string, state: string, fields: string, files: string,
+ *   client_ip: string | null, user_agent: string | null, idempotency_key: string | null, created_at: number }} SubmissionRow
+ * @typedef {{ id: string, project_id: string, type: string, payload: string, created_at: number }} EventRow
+ * @typedef {{ submission: SubmissionRow, event: EventRow }} Writer
+ * @typedef {{ writers: Writer[], now: number, idempotencyWindowMs: number }} Batch
+ * @typedef {{ stored: true } | { stored: false, original: string }} WriterResult
+ */
+
+/**
+ * @param {import('better-sqlite3').Database} db
+ * @returns {(batch: Batch) => WriterResult[]}
+ */
+export function submissionCommitter(db) {
+  // A key row older than the window may be taken over; a younger one is kept and wins.
+  const claimKey = db.prepare(`INSERT INTO idempotency_keys (form_id, key, submission_id, created_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (form_id, key) DO UPDATE SET submission_id = excluded.submission_id, created_at = excluded.created_at
+    WHERE idempotency_keys.created_at < ? RETURNING submission_id`);
+  const originalOf = db.prepare('SELECT submission_id FROM idempotency_keys WHERE form_id = ? AND key = ?').pluck();
+  const insertSubmission = db.prepare(`INSERT INTO submissions (id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at)
+    VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @created_at)`);
+  const insertEvent = db.prepare(`INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
+    VALUES (@id, @project_id, @type, @payload, @created_at, NULL)`);
+
+  const commitBatch = db.transaction((/** @type {Batch} */ request) => {
+    const cutoff = request.now - request.idempotencyWindowMs;
+    /** @type {WriterResult[]} */
+    const results = [];
+    for (const { submission, event } of request.writers) {
+      if (submission.idempotency_key !== null) {
+        const claimed = claimKey.get(submission.form_id, submission.idempotency_key, submission.id, request.now, cutoff);
+        if (claimed === undefined) {
+          results.push({ stored: false, original: /** @type {string} */ (originalOf.get(submission.form_id, submission.idempotency_key)) });
+          continue;
+        }
+      }
+      insertSubmission.run(submission);
+      insertEvent.run(event);
+      results.push({ stored: true });
+    }
+    return results;
+  });
+  return (batch) => commitBatch.immediate(batch);
+}
