@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
 import { FormDirectory } from './forms/form-directory.js';
 import { SubmissionWriter } from './forms/submission-writer.js';
@@ -125,6 +125,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 async function connectRedis(url: string, logger: ReturnType<typeof createLogger>): Promise<Redis> {
   // Auto-pipelining sends the commands of one event-loop turn (every rate-limit check of the
   // requests that arrived together) in one write: a socket write each cost ~10 % of the CPU.
+  // Loaded only when Redis is configured.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   try {

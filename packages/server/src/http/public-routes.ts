@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { schemaPath } from '@svc/config';
 import type { Metrics } from '../observability/metrics.js';
 import type { Store } from '../store/store.js';
 
@@ -12,6 +12,10 @@ export interface PublicRouteServices {
 }
 
 /** `GET /healthz`, `GET /metrics` and `GET /schema/service.json`. */
+// The schema file itself: importing @svc/config would load its validator, which the server
+// needs only when a configuration is applied.
+const schemaPath = createRequire(import.meta.url).resolve('@svc/config/schema.json');
+
 export async function publicRoutes(app: FastifyInstance, services: PublicRouteServices): Promise<void> {
   const schema = await readFile(schemaPath, 'utf8');
 

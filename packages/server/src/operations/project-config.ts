@@ -50,7 +50,7 @@ class DryRunRollback extends Error {
  * work, reports it, and rolls it back.
  */
 export async function applyConfig(context: OperationContext, principal: Principal, input: ApplyConfigInput): Promise<ApplyConfigResponse> {
-  const config = validateServiceConfig(input.config);
+  const config = await validateServiceConfig(input.config);
   let formsChanged = false;
   try {
     const result = await context.store.transaction(async (trx) => {

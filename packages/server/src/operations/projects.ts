@@ -38,7 +38,7 @@ export async function listProjects(context: OperationContext, principal: Princip
  * is a `conflict` (link to it instead).
  */
 export async function createProject(context: OperationContext, principal: Principal, input: { config: unknown }): Promise<CreateProjectResponse> {
-  const config = validateServiceConfig(input.config);
+  const config = await validateServiceConfig(input.config);
   const now = context.now();
   try {
     const result = await context.store.transaction(async (trx) => {
