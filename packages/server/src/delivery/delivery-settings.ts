@@ -17,12 +17,6 @@ export interface DeliverySettings {
   readonly responseBodyLimitBytes: number;
   /** Events fanned out per transaction. */
   readonly eventBatch: number;
-  /**
-   * The least time between two wake-ups caused by new events. Each wake-up is a write
-   * transaction (and an fsync); under load, events committed meanwhile go together in the
-   * next one instead of one wake-up per group commit. An idle worker wakes at once.
-   */
-  readonly minWakeIntervalMs: number;
 }
 
 /** A worker must be able to finish an attempt and record it well within its lease. */
@@ -51,6 +45,5 @@ export function deliverySettings(options: DeliveryOptions): DeliverySettings {
     allowPrivateTargets: options.allowPrivateTargets,
     responseBodyLimitBytes,
     eventBatch: 200,
-    minWakeIntervalMs: 10,
   };
 }

@@ -58,9 +58,6 @@ export class DeliveryWorker {
   private dueAt = Number.POSITIVE_INFINITY;
   private safetyTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
-  /** When the last wake-up began, and the timer of one deferred to keep them apart. */
-  private lastWakeAt = Number.NEGATIVE_INFINITY;
-  private deferredWake: NodeJS.Timeout | null = null;
 
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
     this.sender = new HttpSender(dependencies.settings);
@@ -72,7 +69,7 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.dependencies.store.onEvents(() => this.pumpForEvents());
+    this.unsubscribe = this.dependencies.store.onEvents(() => this.pump());
     this.safetyTimer = setInterval(() => this.pump(), this.dependencies.settings.pollIntervalMs);
     this.safetyTimer.unref();
     this.pump();
@@ -88,7 +85,6 @@ export class DeliveryWorker {
     this.unsubscribe?.();
     if (this.safetyTimer) clearInterval(this.safetyTimer);
     if (this.dueTimer) clearTimeout(this.dueTimer);
-    if (this.deferredWake) clearTimeout(this.deferredWake);
     await this.pumping;
     const unsent = this.queue.splice(0).map((job) => job.deliveryId);
     await releaseLeases(this.dependencies.store.db, unsent, this.owner, Date.now()).catch((error: unknown) =>
@@ -97,21 +93,6 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.running]);
     await this.recorder.drain();
     await this.sender.close();
-  }
-
-  /** New events: pump now, or, if the last wake-up was a moment ago, once the interval is over. */
-  private pumpForEvents(): void {
-    if (this.stopped || this.deferredWake) return;
-    const wait = this.lastWakeAt + this.dependencies.settings.minWakeIntervalMs - Date.now();
-    if (wait <= 0) {
-      this.pump();
-      return;
-    }
-    this.deferredWake = setTimeout(() => {
-      this.deferredWake = null;
-      this.pump();
-    }, wait);
-    this.deferredWake.unref();
   }
 
   private pump(): void {
@@ -136,7 +117,6 @@ export class DeliveryWorker {
     const { store, settings } = this.dependencies;
     do {
       this.pumpAgain = false;
-      this.lastWakeAt = Date.now();
       const room = this.capacity - this.held.size;
       const now = Date.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
