@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import { openStore, type Store } from '../../packages/server/src/index.js';
+import { createScratchDatabase, deleteRedisKeys, postgresProblem, redisUrl, scratchRedisPrefix } from '../../reliability/src/harness/services.js';
 
 /**
  * The behaviour suites run once per backend, chosen by SVC_TEST_BACKEND (the Vitest
@@ -15,8 +13,6 @@ import { openStore, type Store } from '../../packages/server/src/index.js';
 export type BackendName = 'sqlite' | 'postgres';
 
 export const backendName: BackendName = process.env['SVC_TEST_BACKEND'] === 'postgres' ? 'postgres' : 'sqlite';
-export const adminDatabaseUrl = process.env['SVC_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const testRedisUrl = process.env['SVC_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export interface TestEnvironment {
   readonly backend: BackendName;
@@ -35,36 +31,13 @@ export interface TestEnvironment {
 
 const inCi = (): boolean => ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
 
-async function postgresAndRedisAnswer(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: adminDatabaseUrl, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-  } catch (error) {
-    return `PostgreSQL at ${adminDatabaseUrl} does not answer (${(error as Error).message})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  const redis = new Redis(testRedisUrl, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    return `Redis at ${testRedisUrl} does not answer (${(error as Error).message})`;
-  } finally {
-    redis.disconnect();
-  }
-  return null;
-}
-
 /**
  * Whether this file's suites can run on the selected backend. Call at the top of a
  * behaviour test file: `const backend = await selectBackend(); describe.runIf(backend.available)(…)`.
  */
 export async function selectBackend(): Promise<{ available: boolean; name: BackendName }> {
   if (backendName === 'sqlite') return { available: true, name: 'sqlite' };
-  const problem = await postgresAndRedisAnswer();
+  const problem = await postgresProblem();
   if (problem === null) return { available: true, name: 'postgres' };
   if (inCi()) throw new Error(`CI=true requires the PostgreSQL + Redis suites to run, but ${problem}`);
   console.warn(`\n  ⚠ skipping the PostgreSQL + Redis suites: ${problem}\n`);
@@ -73,7 +46,7 @@ export async function selectBackend(): Promise<{ available: boolean; name: Backe
 
 export async function createTestEnvironment(): Promise<TestEnvironment> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-'));
-  const redisPrefix = `svctest:${randomBytes(6).toString('hex')}:`;
+  const redisPrefix = scratchRedisPrefix('svctest');
   if (backendName === 'sqlite') {
     return {
       backend: 'sqlite',
@@ -86,47 +59,20 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
       cleanup: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  const database = `svc_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${database}`);
-  const url = new URL(adminDatabaseUrl);
-  url.pathname = `/${database}`;
-  const databaseUrl = url.toString();
+  const database = await createScratchDatabase('svc_test');
+  const databaseUrl = database.url;
   return {
     backend: 'postgres',
     dataDir,
-    serverArgs: ['--data-dir', dataDir, '--database-url', databaseUrl, '--redis-url', testRedisUrl, '--redis-prefix', redisPrefix],
+    serverArgs: ['--data-dir', dataDir, '--database-url', databaseUrl, '--redis-url', redisUrl, '--redis-prefix', redisPrefix],
     databaseUrl,
-    redisUrl: testRedisUrl,
+    redisUrl,
     redisPrefix,
     openStore: () => openStore({ dataDir, databaseUrl }),
     cleanup: async () => {
-      await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await database.drop();
       await deleteRedisKeys(redisPrefix);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminDatabaseUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(testRedisUrl);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
