@@ -7,7 +7,3 @@ export const projectOptions: readonly OptionSpec[] = [
 ];
 
 export const yesOption: OptionSpec = { flags: '-y, --yes', description: 'never ask: use the flags and defaults' };
-
-export interface JsonFlag {
-  json: boolean;
-}

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
-import { ServiceError } from '@svc/protocol';
 import { isGroup, type AnyCommand, type CommandSpec } from './command.js';
 import { toServiceError } from './errors.js';
 import type { Io } from './io.js';
@@ -89,8 +88,4 @@ function describe(command: Command, spec: Pick<CommandSpec, 'description' | 'arg
   if (spec.examples && spec.examples.length > 0) {
     command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
   }
-}
-
-export function usageError(message: string): ServiceError {
-  return new ServiceError('usage', message);
 }

@@ -56,8 +56,6 @@ export const ApplyConfigRequest = Type.Object(
 );
 export type ApplyConfigRequest = Static<typeof ApplyConfigRequest>;
 
-export const changeActions = ['created', 'updated', 'deleted'] as const;
-
 /** One change made by applying a configuration, e.g. `created forms.contact`. */
 export const ConfigChange = Type.Object(
   {

@@ -2,7 +2,6 @@ import { Type, type Static } from 'typebox';
 import { Ok, Timestamp } from './common.js';
 import { submissionPageSize } from './limits.js';
 
-export const submissionStates = ['inbox', 'spam'] as const;
 export const SubmissionState = Type.Union([Type.Literal('inbox'), Type.Literal('spam')]);
 export type SubmissionState = Static<typeof SubmissionState>;
 

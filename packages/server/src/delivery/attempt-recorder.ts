@@ -16,32 +16,24 @@ export class AttemptRecorder {
     private readonly logger: Logger,
   ) {
     this.batcher = new Batcher({
-      run: (records) => this.commit(records),
+      run: (records) => this.store.transaction((trx) => recordAttempts(trx, records, Date.now())),
       maxBatch: 500,
       concurrency: store.capabilities.writeConcurrency,
+      isolateFailures: true,
     });
   }
 
   /** Resolves true when recorded, false when the lease was lost or recording failed. */
-  record(record: AttemptRecord): Promise<boolean> {
-    return this.batcher.add(record);
+  async record(record: AttemptRecord): Promise<boolean> {
+    try {
+      return await this.batcher.add(record);
+    } catch (error) {
+      this.logger.error({ err: error, delivery: record.deliveryId }, 'could not record a delivery attempt; it will be made again after its lease');
+      return false;
+    }
   }
 
   drain(): Promise<void> {
     return this.batcher.drain();
-  }
-
-  private async commit(records: AttemptRecord[]): Promise<boolean[]> {
-    try {
-      return await this.store.transaction((trx) => recordAttempts(trx, records, Date.now()));
-    } catch (error) {
-      if (records.length > 1) {
-        const results: boolean[] = [];
-        for (const record of records) results.push(...(await this.commit([record])));
-        return results;
-      }
-      this.logger.error({ err: error, delivery: records[0]?.deliveryId }, 'could not record a delivery attempt; it will be made again after its lease');
-      return [false];
-    }
   }
 }

@@ -3,8 +3,6 @@ import { Batcher } from '../lib/batcher.js';
 import type { PreparedSubmission, SubmissionOutcome } from '../store/queries/submission-batch.js';
 import type { Store } from '../store/store.js';
 
-type Result = { ok: true; outcome: SubmissionOutcome } | { ok: false; error: unknown };
-
 export interface SubmissionWriterOptions {
   readonly idempotencyWindowMs: number;
   /** Largest number of submissions committed together. */
@@ -23,7 +21,7 @@ export interface SubmissionWriterOptions {
  * deleted a moment ago, say) never fails its neighbours.
  */
 export class SubmissionWriter {
-  private readonly batcher: Batcher<PreparedSubmission, Result>;
+  private readonly batcher: Batcher<PreparedSubmission, SubmissionOutcome>;
 
   constructor(
     private readonly store: Store,
@@ -33,13 +31,16 @@ export class SubmissionWriter {
       run: (items) => this.commit(items),
       maxBatch: options.maxBatch ?? 256,
       concurrency: options.concurrency ?? store.capabilities.writeConcurrency,
+      isolateFailures: true,
     });
   }
 
   async write(item: PreparedSubmission): Promise<SubmissionOutcome> {
-    const result = await this.batcher.add(item);
-    if (!result.ok) throw result.error;
-    return result.outcome;
+    try {
+      return await this.batcher.add(item);
+    } catch (error) {
+      throw explain(error);
+    }
   }
 
   /** Waits for every submission handed over so far to be committed. */
@@ -47,19 +48,12 @@ export class SubmissionWriter {
     return this.batcher.drain();
   }
 
-  private async commit(items: PreparedSubmission[]): Promise<Result[]> {
-    try {
-      const started = performance.now();
-      const outcomes = await this.store.commitSubmissions(items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs });
-      this.options.onBatch?.(items.length, (performance.now() - started) / 1000);
-      if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
-      return outcomes.map((outcome) => ({ ok: true, outcome }));
-    } catch (error) {
-      if (items.length === 1) return [{ ok: false, error: explain(error) }];
-      const results: Result[] = [];
-      for (const item of items) results.push(...(await this.commit([item])));
-      return results;
-    }
+  private async commit(items: PreparedSubmission[]): Promise<SubmissionOutcome[]> {
+    const started = performance.now();
+    const outcomes = await this.store.commitSubmissions(items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs });
+    this.options.onBatch?.(items.length, (performance.now() - started) / 1000);
+    if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
+    return outcomes;
   }
 }
 

@@ -56,3 +56,25 @@ describe('Batcher (group commit)', () => {
     expect(handled).toBe(3);
   });
 });
+
+describe('Batcher with isolateFailures', () => {
+  it('runs each input of a failed batch alone, so only the bad one fails', async () => {
+    const runs: number[][] = [];
+    const batcher = new Batcher<number, number>({
+      run: (inputs) => {
+        runs.push(inputs);
+        return inputs.includes(2) ? Promise.reject(new Error(`bad ${inputs.join(',')}`)) : Promise.resolve(inputs.map((n) => n * 10));
+      },
+      maxBatch: 10,
+      concurrency: 1,
+      isolateFailures: true,
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.add(n)));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 10 },
+      { status: 'rejected', reason: new Error('bad 2') },
+      { status: 'fulfilled', value: 30 },
+    ]);
+    expect(runs).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+});

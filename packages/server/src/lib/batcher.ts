@@ -11,6 +11,11 @@ export interface BatcherOptions<Input, Output> {
   maxBatch: number;
   /** How many batches may run at once. */
   concurrency: number;
+  /**
+   * When a batch fails, run each of its inputs alone, so that one bad input fails only its
+   * own caller. Off: every input of a failed batch gets the batch's error.
+   */
+  isolateFailures?: boolean;
 }
 
 /**
@@ -66,12 +71,26 @@ export class Batcher<Input, Output> {
 
   private async runBatch(batch: Waiting<Input, Output>[]): Promise<void> {
     try {
-      const outputs = await this.options.run(batch.map((waiting) => waiting.input));
-      if (outputs.length !== batch.length) throw new Error(`batch handler returned ${outputs.length} results for ${batch.length} inputs`);
+      const outputs = await this.runInputs(batch.map((waiting) => waiting.input));
       batch.forEach((waiting, index) => waiting.resolve(outputs[index] as Output));
     } catch (error) {
-      for (const waiting of batch) waiting.reject(error);
+      if (!this.options.isolateFailures || batch.length === 1) {
+        for (const waiting of batch) waiting.reject(error);
+        return;
+      }
+      for (const waiting of batch) {
+        await this.runInputs([waiting.input]).then(
+          ([output]) => waiting.resolve(output as Output),
+          (alone: unknown) => waiting.reject(alone),
+        );
+      }
     }
+  }
+
+  private async runInputs(inputs: Input[]): Promise<Output[]> {
+    const outputs = await this.options.run(inputs);
+    if (outputs.length !== inputs.length) throw new Error(`batch handler returned ${outputs.length} results for ${inputs.length} inputs`);
+    return outputs;
   }
 
   private notifyIdle(): void {

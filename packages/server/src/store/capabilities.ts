@@ -6,10 +6,6 @@ export interface BackendCapabilities {
   readonly dialect: 'sqlite' | 'postgres';
   /** Queue claims can skip rows other workers hold (`FOR UPDATE SKIP LOCKED`). */
   readonly skipLocked: boolean;
-  /** Several processes may share the database, so wake-ups must cross processes. */
-  readonly multiProcess: boolean;
-  /** Largest number of bound parameters one statement may carry. */
-  readonly maxParameters: number;
   /** Write transactions worth running at once (SQLite has a single writer). */
   readonly writeConcurrency: number;
 }
@@ -17,15 +13,11 @@ export interface BackendCapabilities {
 export const sqliteCapabilities: BackendCapabilities = {
   dialect: 'sqlite',
   skipLocked: false,
-  multiProcess: false,
-  maxParameters: 32_766,
   writeConcurrency: 1,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
   dialect: 'postgres',
   skipLocked: true,
-  multiProcess: true,
-  maxParameters: 65_535,
   writeConcurrency: 4,
 };

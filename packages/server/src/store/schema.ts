@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Table types for the query builder. Times are Unix epoch milliseconds (numbers on both
@@ -175,7 +175,6 @@ export type NewSubmission = Insertable<SubmissionsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
-export type WebhookUpdate = Updateable<WebhooksTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type TokenRow = Selectable<TokensTable>;

@@ -48,12 +48,3 @@ export async function newestSubmissionId(db: Db, formId: string, state: Submissi
     .executeTakeFirst();
   return row?.id ?? null;
 }
-
-export async function countFormSubmissions(db: Db, formId: string): Promise<number> {
-  const row = await db
-    .selectFrom('submissions')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('form_id', '=', formId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
