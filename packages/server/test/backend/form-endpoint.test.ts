@@ -332,5 +332,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(metrics.text).toMatch(/svc_form_submissions_total\{state="inbox"\} \d+/);
     expect(metrics.text).toMatch(/svc_form_submissions_total\{state="spam"\} \d+/);
     expect(metrics.text).toMatch(/svc_http_request_duration_seconds_bucket\{le="0.005",route="\/api\/f\/:id"\} \d+/);
+    expect(metrics.text).toMatch(/svc_submission_batch_size_count \d+/);
+    expect(metrics.text).toMatch(/svc_submission_commit_duration_seconds_count \d+/);
   });
 });
