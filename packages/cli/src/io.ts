@@ -13,7 +13,7 @@ export function processIo(): Io {
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
-/** No command prompts when stdin is not a TTY, `--yes` is given or CI is set (DESIGN.md §6). */
+/** No command prompts when stdin is not a TTY, `--yes` is given or CI is set (docs/cli.md). */
 export function canPrompt(io: Io, yes: boolean | undefined): boolean {
   const ci = io.env['CI'];
   return Boolean(io.stdin.isTTY) && !yes && (ci === undefined || ci === '' || ci === '0' || ci === 'false');

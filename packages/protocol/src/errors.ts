@@ -4,7 +4,7 @@
  * and a test keeps the two in step.
  *
  * `status` is the HTTP status the server answers with; `exit` is the CLI exit code
- * (DESIGN.md §6: 1 the user can fix it, 2 usage, 3 network or server failure).
+ * (docs/cli.md: 1 the user can fix it, 2 usage, 3 network or server failure).
  */
 export interface ErrorSpec {
   readonly status: number;
@@ -13,7 +13,7 @@ export interface ErrorSpec {
 }
 
 export const errorCodes = {
-  // The form endpoint (DESIGN.md §3) and the HTTP surface in general.
+  // The form endpoint (docs/form-endpoint.md) and the HTTP surface in general.
   invalid_body: { status: 400, exit: 1, description: 'The body is malformed JSON, not a JSON object, or a malformed multipart body.' },
   invalid_idempotency_key: { status: 400, exit: 1, description: 'The idempotency-key header is empty or longer than 255 characters.' },
   invalid_cursor: { status: 400, exit: 1, description: 'The pagination cursor is malformed or belongs to another listing.' },

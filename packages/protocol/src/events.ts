@@ -84,7 +84,7 @@ export function isEventType(value: string): value is EventType {
   return Object.hasOwn(eventCatalog, value);
 }
 
-/** The JSON body of every webhook delivery (DESIGN.md §4). */
+/** The JSON body of every webhook delivery (docs/webhooks.md). */
 export interface EventEnvelope<T extends EventType = EventType> {
   id: string;
   type: T;

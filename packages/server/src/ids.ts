@@ -53,7 +53,7 @@ export function randomToken(bits: number): string {
   return base32(randomBytes(Math.ceil(bits / 8)));
 }
 
-/** Form endpoint ids: 120 random bits (DESIGN.md §3 asks for at least 96). */
+/** Form endpoint ids: 120 random bits (docs/form-endpoint.md asks for at least 96). */
 export function newEndpointId(): string {
   return randomToken(120);
 }

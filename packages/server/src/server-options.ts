@@ -3,7 +3,7 @@ import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './rat
 
 export type ServerRole = 'all' | 'web' | 'worker';
 
-/** Everything `svc serve` can be told (DESIGN.md §2), resolved and typed. */
+/** Everything `svc serve` can be told (docs/server.md), resolved and typed. */
 export interface ServerOptions {
   readonly host: string;
   /** 0 picks a free port. */

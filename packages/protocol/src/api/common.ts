@@ -55,7 +55,7 @@ export const ServiceConfigDocument = Type.Record(Type.String(), Type.Unknown());
 export type ServiceConfigDocument = Static<typeof ServiceConfigDocument>;
 
 /**
- * The body of every failure (DESIGN.md §3): a stable code from the error registry, and for
+ * The body of every failure (docs/form-endpoint.md): a stable code from the error registry, and for
  * the CLI API a message for people. `errors` lists per-field or per-pointer problems of a
  * 422; `retryAfter` comes with 429.
  */

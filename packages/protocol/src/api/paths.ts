@@ -1,6 +1,6 @@
 /**
  * Where the private CLI API lives. It never starts with `/v1`: that prefix belongs to the
- * planned public REST API, which is not available (DESIGN.md §7).
+ * planned public REST API, which is not available (docs/cli-api.md).
  */
 export const cliApiPrefix = '/api/cli';
 

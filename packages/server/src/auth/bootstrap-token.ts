@@ -3,7 +3,7 @@ import { countTokens, findTokenByHash, insertToken } from '../store/queries/toke
 import { generateToken, hashToken } from './token-secrets.js';
 
 /**
- * DESIGN.md §2: with SVC_BOOTSTRAP_TOKEN, make sure an admin token with that value exists;
+ * docs/server.md: with SVC_BOOTSTRAP_TOKEN, make sure an admin token with that value exists;
  * without it, a first start on an empty store creates one admin token. Returns the new
  * token's value when one was generated (to be shown once), else null.
  */

@@ -19,7 +19,7 @@ export interface AttemptResult {
   readonly record: AttemptRecord;
 }
 
-/** The request of one attempt, signed now with every active secret (DESIGN.md §5). */
+/** The request of one attempt, signed now with every active secret (docs/webhooks.md). */
 export function deliveryRequest(job: DeliveryJob, secrets: readonly string[], now: number): OutgoingRequest {
   return {
     url: job.url,

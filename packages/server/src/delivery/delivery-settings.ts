@@ -5,7 +5,7 @@ import { retryPolicy, type RetryPolicy } from './retry-policy.js';
 /** How the delivery worker and `webhooks test` send, resolved from the server options. */
 export interface DeliverySettings {
   readonly policy: RetryPolicy;
-  /** One attempt, from connecting to the end of the answer (DESIGN.md §5: 10 s). */
+  /** One attempt, from connecting to the end of the answer (docs/webhooks.md: 10 s). */
   readonly timeoutMs: number;
   /** How long a claimed delivery stays with its worker; a dead worker's deliveries are claimed again after it. */
   readonly leaseMs: number;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 
-/** DESIGN.md §5: at most 64 KiB of an answer is read and kept. */
+/** docs/webhooks.md: at most 64 KiB of an answer is read and kept. */
 export const responseBodyLimitBytes = 64 * 1024;
 
 /**

@@ -16,7 +16,7 @@ export interface RetryPolicy {
 const minute = 60_000;
 const hour = 60 * minute;
 
-/** DESIGN.md §5: five retries, the last about 24 hours after the first attempt. */
+/** docs/webhooks.md: five retries, the last about 24 hours after the first attempt. */
 export const defaultRetryDelaysMs: readonly number[] = [3 * minute, 15 * minute, 1 * hour, 4 * hour, 18 * hour];
 
 /** Retry-After is honoured up to at least this long, whatever the schedule. */

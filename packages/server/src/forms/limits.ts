@@ -1,4 +1,4 @@
-/** Limits on what one submission may carry (DESIGN.md §3); all configurable. */
+/** Limits on what one submission may carry (docs/form-endpoint.md); all configurable. */
 export interface FormLimits {
   /** Largest JSON body, in bytes. */
   readonly jsonBodyBytes: number;

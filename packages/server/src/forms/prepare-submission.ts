@@ -16,7 +16,7 @@ export interface SubmissionInput {
 }
 
 /**
- * Builds the submission row and its outbox event (DESIGN.md §4): the event's payload is the
+ * Builds the submission row and its outbox event (docs/webhooks.md): the event's payload is the
  * exact JSON body every webhook delivery will carry and sign.
  */
 export function prepareSubmission(input: SubmissionInput): PreparedSubmission {
@@ -63,7 +63,7 @@ export interface EventParts {
 }
 
 /**
- * `JSON.stringify` of the event envelope (DESIGN.md §4, `EventEnvelope` in @svc/protocol),
+ * `JSON.stringify` of the event envelope (docs/webhooks.md, `EventEnvelope` in @svc/protocol),
  * byte for byte, written out with the serialised fields and files spliced in; a unit test
  * keeps the two in step.
  */

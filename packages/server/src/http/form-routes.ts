@@ -38,7 +38,7 @@ declare module 'fastify' {
 
 type FormRequest = FastifyRequest<{ Params: { id: string } }>;
 
-/** `POST /api/f/:id` (DESIGN.md §3), its CORS preflight, and 405 for other methods. */
+/** `POST /api/f/:id` (docs/form-endpoint.md), its CORS preflight, and 405 for other methods. */
 export async function formRoutes(app: FastifyInstance, services: FormRouteServices): Promise<void> {
   const { limits } = services;
   app.decorateRequest('form', null);

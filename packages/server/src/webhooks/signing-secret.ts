@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SecretBox } from './secret-box.js';
 
 export const signingSecretPrefix = 'whsec_';
-/** DESIGN.md asks for at least 192 random bits; 256 it is. */
+/** 256 random bits (docs/webhooks.md). */
 const secretBytes = 32;
 
 /** The default time an old secret keeps signing after a rotation. */
