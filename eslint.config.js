@@ -36,4 +36,8 @@ export default tseslint.config(
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    files: ['packages/server/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );

@@ -22,6 +22,6 @@ export function postJson(url: string, value: unknown, headers: Record<string, st
   return request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) });
 }
 
-export function postRaw(url: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Answer> {
+export function postRaw(url: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<Answer> {
   return request(url, { method: 'POST', headers, body });
 }

@@ -9,6 +9,7 @@ import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
 import { publicRoutes } from './http/public-routes.js';
+import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { startMaintenance } from './maintenance.js';
 import { createLogger } from './observability/logger.js';
@@ -93,13 +94,11 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { store, metrics, ...(dependencies ? { dependencies } : {}) })];
     if (options.role !== 'worker') {
-      const cliApi = createCliApi({
-        context: { store, options, urls, forms: services.directory, logger, now: Date.now },
-        rateLimiter,
-        policy: options.cliRateLimit,
-      });
-      closers.push(() => cliApi.close());
-      plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin);
+      const context = { store, options, urls, forms: services.directory, logger, now: Date.now };
+      const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit });
+      const settings = await createSettingsArea({ context, rateLimiter });
+      closers.push(() => cliApi.close(), () => settings.close());
+      plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
     }
     if (options.role !== 'web') {
       const worker = new DeliveryWorker({ store, settings: delivery, box, logger, onAttempt: (result) => observeAttempt(metrics, result) });

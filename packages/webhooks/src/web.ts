@@ -58,7 +58,9 @@ export async function verifyAsync(
 async function hmacSha256Hex(secret: string, content: Uint8Array): Promise<string> {
   const subtle = webCrypto();
   const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await subtle.sign('HMAC', key, content));
+  // WebCrypto takes ArrayBuffer-backed views only; a view of a shared buffer is copied first.
+  const data = content.buffer instanceof ArrayBuffer ? (content as Uint8Array<ArrayBuffer>) : new Uint8Array(content);
+  const mac = new Uint8Array(await subtle.sign('HMAC', key, data));
   return Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 

@@ -6,3 +6,5 @@ export * from './projects.js';
 export * from './submissions.js';
 export * from './tokens.js';
 export * from './webhooks.js';
+export { SubmissionCsv } from '../export/submission-csv.js';
+export { cellText, csvField, csvRecord } from '../export/csv.js';

@@ -28,6 +28,12 @@ export class TokenAuthenticator {
     if (token === undefined || token.length > longestToken) {
       throw new ServiceError('unauthorized', 'the authorization header must be `Bearer <token>`');
     }
+    return this.authenticateToken(token);
+  }
+
+  /** The same check for a token given as it is (the settings area's sign-in form). */
+  async authenticateToken(token: string): Promise<Principal> {
+    if (token.length === 0 || token.length > longestToken) throw new ServiceError('unauthorized', 'the token is unknown or revoked');
     const hash = hashToken(token);
     const row = await findTokenByHash(this.db, hash);
     if (!row || !hashesEqual(row.token_hash, hash) || row.revoked_at !== null) {

@@ -51,6 +51,8 @@ export interface DeliveryIdInput extends DeliveryProjectInput {
 export interface ListDeliveriesInput extends DeliveryProjectInput {
   readonly webhookId?: string | undefined;
   readonly status?: DeliveryStatus | undefined;
+  /** Only deliveries of this exact event type. */
+  readonly eventType?: string | undefined;
   /** 1 to 100; default 20. */
   readonly limit?: number | undefined;
   /** `nextCursor` of the previous page. */
@@ -109,7 +111,7 @@ export async function listDeliveries(context: OperationContext, principal: Princ
   }
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? deliveryPageSize.default), 1), deliveryPageSize.max);
   const before = input.cursor === undefined ? undefined : decodeDeliveryCursor(input.cursor);
-  const rows = await queryDeliveries(db, { projectId: project.id, webhookId: input.webhookId, status: input.status, before, limit: limit + 1 });
+  const rows = await queryDeliveries(db, { projectId: project.id, webhookId: input.webhookId, status: input.status, eventType: input.eventType, before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { deliveries: page.map(toDeliveryView), nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last.id) : null };

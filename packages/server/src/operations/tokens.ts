@@ -2,6 +2,7 @@ import { ServiceError } from '@svc/protocol';
 import type { TokenInfo, WhoamiResponse } from '@svc/protocol/api';
 import { generateToken, hashToken } from '../auth/token-secrets.js';
 import { ensureWorkspace } from '../store/queries/projects.js';
+import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
@@ -72,6 +73,8 @@ export async function revokeToken(context: OperationContext, principal: Principa
       throw new ServiceError('conflict', 'this is the last admin token; create another admin token before revoking it');
     }
     await markRevoked(trx, input.id, context.now());
+    // Its settings-area sessions end with it (docs/settings.md).
+    await deleteSessionsOfToken(trx, input.id);
     const revoked = await findTokenListing(trx, input.id);
     if (!revoked) throw new Error(`token ${input.id} vanished while it was revoked`);
     return toTokenInfo(revoked);

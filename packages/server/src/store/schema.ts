@@ -19,6 +19,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   file_blobs: FileBlobsTable;
   encryption_canary: EncryptionCanaryTable;
+  sessions: SessionsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export interface WorkspacesTable {
@@ -134,6 +136,8 @@ export interface DeliveryAttemptsTable {
   status_code: number | null;
   error: string | null;
   response_body: string | null;
+  /** The request's headers as sent (JSON object); null for attempts made before it was kept. */
+  request_headers: string | null;
 }
 
 export interface TokensTable {
@@ -165,6 +169,24 @@ export interface EncryptionCanaryTable {
   id: number;
   value: string;
   created_at: number;
+}
+
+/** A settings-area session; only the SHA-256 of its id is stored (docs/settings.md). */
+export interface SessionsTable {
+  id_hash: string;
+  token_id: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** A one-time sign-in link made by `svc open`; only the SHA-256 of its secret is stored. */
+export interface SignInLinksTable {
+  id_hash: string;
+  token_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

@@ -20,6 +20,8 @@ export interface DeliveryListQuery {
   readonly projectId: string;
   readonly webhookId?: string | undefined;
   readonly status?: DeliveryStatus | undefined;
+  /** Only deliveries of this event type (exact). */
+  readonly eventType?: string | undefined;
   /** Only deliveries older than this id (the cursor of the previous page). */
   readonly before?: string | undefined;
   readonly limit: number;
@@ -46,6 +48,7 @@ export async function listDeliveries(db: Db, query: DeliveryListQuery): Promise<
     );
   }
   if (query.status !== undefined) select = select.where('deliveries.status', '=', query.status);
+  if (query.eventType !== undefined) select = select.where('events.type', '=', query.eventType);
   if (query.before !== undefined) select = select.where('deliveries.id', '<', query.before);
   return select.execute();
 }

@@ -5,7 +5,7 @@ import { connect } from '../../../credentials/connect.js';
 import { readExport } from '../../../export/export-stream.js';
 import { fileSink, isBrokenPipe, streamSink } from '../../../export/output-sink.js';
 import { ProgressLine } from '../../../export/progress-line.js';
-import { SubmissionCsv } from '../../../export/submission-csv.js';
+import { SubmissionCsv } from '@svc/protocol/api';
 import { resolveProject } from '../../../project/project-ref.js';
 import { requireForm } from '../require-form.js';
 

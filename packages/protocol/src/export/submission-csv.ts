@@ -1,4 +1,4 @@
-import type { ExportHeaderLine, SubmissionInfo } from '@svc/protocol/api';
+import type { ExportHeaderLine, SubmissionInfo } from '../api/index.js';
 import { cellText, csvRecord } from './csv.js';
 
 /** Columns before the submitted fields. */

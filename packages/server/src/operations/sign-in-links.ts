@@ -1,0 +1,27 @@
+import { randomToken } from '../ids.js';
+import { hashToken as hashSecret } from '../auth/token-secrets.js';
+import { insertSignInLink, spendSignInLink } from '../store/queries/sessions.js';
+import type { OperationContext, Principal } from './context.js';
+
+/** A sign-in link made by `svc open` works once, for 5 minutes (docs/settings.md). */
+export const signInLinkLifetimeMs = 5 * 60 * 1000;
+
+export interface SignInLink {
+  readonly url: string;
+  readonly expiresAt: string;
+}
+
+/** `svc open`: a one-time link that starts a settings session with the caller's token. */
+export async function createSignInLink(context: OperationContext, principal: Principal): Promise<SignInLink> {
+  const secret = randomToken(256);
+  const now = context.now();
+  const expiresAt = now + signInLinkLifetimeMs;
+  await insertSignInLink(context.store.db, { idHash: hashSecret(secret), tokenId: principal.tokenId, now, expiresAt });
+  return { url: `${context.urls.baseUrl}/login/link/${secret}`, expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** Spends a link; the token id it signs in with, or null if it is unknown, used, expired or revoked. */
+export async function spendLink(context: OperationContext, secret: string): Promise<string | null> {
+  if (secret.length === 0 || secret.length > 128) return null;
+  return (await spendSignInLink(context.store.db, hashSecret(secret), context.now())) ?? null;
+}

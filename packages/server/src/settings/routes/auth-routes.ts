@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
+import { spendLink } from '../../operations/sign-in-links.js';
+import { rateLimitHeaders } from '../../ratelimit/headers.js';
+import { redirectTo, sendPage } from '../render.js';
+import { sessionCookie, type SettingsRequestTools } from '../settings-area.js';
+import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
+import { ErrorPage, LoginPage } from '../views/login-page.js';
+
+const signInPolicyName = 'sign-in';
+
+/** Only our own pages are places to go back to after signing in: never another site. */
+export function safeNext(value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/settings') || value.startsWith('//') || value.length > 2000) return '/settings';
+  return value;
+}
+
+/** `/login` (token form), `/login/link/{secret}` (made by `svc open`) and `/logout`. */
+export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): void {
+  const { context, authenticator } = tools.dependencies;
+  const secureCookie = (): boolean => context.urls.baseUrl.startsWith('https:');
+
+  const begin = async (reply: FastifyReply, tokenId: string, next: string): Promise<FastifyReply> => {
+    const id = await startSession(context, tokenId);
+    void reply.setCookie(sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie(), maxAge: sessionMaxMs / 1000 });
+    return redirectTo(reply, next);
+  };
+
+  /** Counts a sign-in attempt against the client address; false (with a 429 page sent) past the limit. */
+  const allowAttempt = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    const { rateLimiter, signInPolicy } = tools.dependencies;
+    const decision = await rateLimiter.consume(signInPolicy, request.ip, signInPolicyName);
+    if (decision.allowed) return true;
+    void reply.headers(rateLimitHeaders(decision, signInPolicyName)).header('retry-after', String(decision.resetSeconds));
+    const message = `Too many sign-in attempts from your address. Try again in ${decision.resetSeconds} seconds.`;
+    await sendPage(reply, 429, LoginPage({ frame: tools.frame(request), next: '/settings', error: message }));
+    return false;
+  };
+
+  app.get<{ Querystring: { next?: string; signedOut?: string } }>('/login', async (request, reply) => {
+    const next = safeNext(request.query.next);
+    if (request.session) return redirectTo(reply, next);
+    const message = request.query.signedOut !== undefined ? 'You are signed out.' : undefined;
+    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}) }));
+  });
+
+  app.post<{ Body: { token?: unknown; next?: unknown } }>('/login', async (request, reply) => {
+    const next = safeNext(request.body?.next);
+    if (!(await allowAttempt(request, reply))) return reply;
+    const token = typeof request.body?.token === 'string' ? request.body.token.trim() : '';
+    try {
+      const principal = await authenticator.authenticateToken(token);
+      return await begin(reply, principal.tokenId, next);
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.code !== 'unauthorized') throw error;
+      const message = token === '' ? 'Enter a token.' : 'That token is unknown or revoked. Check it and try again.';
+      return sendPage(reply, 401, LoginPage({ frame: tools.frame(request), next, error: message }));
+    }
+  });
+
+  app.get<{ Params: { secret: string } }>('/login/link/:secret', async (request, reply) => {
+    if (!(await allowAttempt(request, reply))) return reply;
+    const tokenId = await spendLink(context, request.params.secret);
+    if (tokenId === null) {
+      const message = 'This sign-in link has expired or was already used. Run `svc open` for a new one, or sign in with a token.';
+      return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
+    }
+    return begin(reply, tokenId, '/settings');
+  });
+
+  app.post('/logout', async (request, reply) => {
+    const id = request.cookies[sessionCookie];
+    if (typeof id === 'string' && id !== '') await endSession(context, id);
+    void reply.clearCookie(sessionCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie() });
+    return redirectTo(reply, '/login?signedOut');
+  });
+}

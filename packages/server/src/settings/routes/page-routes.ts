@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { SettingsRequestTools } from '../settings-area.js';
+import { formPages } from './form-pages.js';
+import { projectPages } from './project-pages.js';
+import { tokenPages } from './token-pages.js';
+import { webhookPages } from './webhook-pages.js';
+
+/** Every page under `/settings`; each needs a session (the area's hook redirects to `/login` without one). */
+export function pageRoutes(app: FastifyInstance, tools: SettingsRequestTools): void {
+  tokenPages(app, tools);
+  projectPages(app, tools);
+  webhookPages(app, tools);
+  formPages(app, tools);
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { projectActivity } from '../../operations/activity.js';
+import { listProjects } from '../../operations/projects.js';
+import { listWebhookStatuses } from '../../operations/webhook-health.js';
+import { sendPage } from '../render.js';
+import type { SettingsRequestTools } from '../settings-area.js';
+import { OverviewPage } from '../views/overview-page.js';
+import { ProjectsPage } from '../views/projects-page.js';
+import { projectPageBase, type ProjectParams } from './route-params.js';
+
+/** `/settings` (projects the session can see) and each project's overview. */
+export function projectPages(app: FastifyInstance, tools: SettingsRequestTools): void {
+  const { context } = tools.dependencies;
+
+  app.get('/settings', async (request, reply) => {
+    const projects = await listProjects(context, tools.session(request).principal, {});
+    return sendPage(reply, 200, ProjectsPage({ frame: tools.frame(request), projects }));
+  });
+
+  app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {
+    const { base, principal } = await projectPageBase(tools, request, request.params);
+    const [webhooks, activity] = await Promise.all([listWebhookStatuses(context, principal, request.params), projectActivity(context, principal, request.params)]);
+    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity }));
+  });
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { hashToken as hashSecret } from '../../auth/token-secrets.js';
+import { randomToken } from '../../ids.js';
+import type { OperationContext, Principal } from '../../operations/context.js';
+import { deleteSession, findLiveSession, insertSession, touchSession } from '../../store/queries/sessions.js';
+
+/** How long a session lives (docs/settings.md): 12 hours without a request, 7 days at most. */
+export const sessionIdleMs = 12 * 60 * 60 * 1000;
+export const sessionMaxMs = 7 * 24 * 60 * 60 * 1000;
+/** A session's last-seen time is written at most this often, not on every page. */
+const touchEveryMs = 60 * 1000;
+
+export interface Session {
+  readonly principal: Principal;
+  /** The CSRF token that state-changing requests of this session must carry. */
+  readonly csrfToken: string;
+}
+
+/**
+ * The CSRF token is derived from the session id (a keyed hash), so it needs no storage, is
+ * stable for the session's life, and cannot be computed without the cookie.
+ */
+function csrfTokenOf(sessionId: string): string {
+  return createHash('sha256').update(`csrf:${sessionId}`, 'utf8').digest('base64url');
+}
+
+export async function startSession(context: OperationContext, tokenId: string): Promise<string> {
+  const id = randomToken(256);
+  const now = context.now();
+  await insertSession(context.store.db, { idHash: hashSecret(id), tokenId, now, expiresAt: now + sessionMaxMs });
+  return id;
+}
+
+/** The live session with this id, or null when it is unknown, idle too long, expired or its token revoked. */
+export async function resumeSession(context: OperationContext, sessionId: string): Promise<Session | null> {
+  if (sessionId.length === 0 || sessionId.length > 128) return null;
+  const idHash = hashSecret(sessionId);
+  const record = await findLiveSession(context.store.db, idHash);
+  if (!record) return null;
+  const now = context.now();
+  if (now >= record.expiresAt || now - record.lastSeenAt >= sessionIdleMs) {
+    await deleteSession(context.store.db, idHash);
+    return null;
+  }
+  if (now - record.lastSeenAt >= touchEveryMs) await touchSession(context.store.db, idHash, now);
+  return { principal: { tokenId: record.tokenId, workspaceId: record.workspaceId }, csrfToken: csrfTokenOf(sessionId) };
+}
+
+export async function endSession(context: OperationContext, sessionId: string): Promise<void> {
+  await deleteSession(context.store.db, hashSecret(sessionId));
+}

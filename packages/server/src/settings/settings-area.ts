@@ -1,0 +1,149 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
+import { LastUsedRecorder } from '../auth/last-used.js';
+import { TokenAuthenticator } from '../auth/token-authenticator.js';
+import type { OperationContext } from '../operations/context.js';
+import type { RateLimitPolicy } from '../ratelimit/policy.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { RoutePlugin } from '../http/app.js';
+import { loadSettingsAssets, type SettingsAssets } from './assets.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { pageRoutes } from './routes/page-routes.js';
+import { sendPage } from './render.js';
+import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
+import { resumeSession, type Session } from './session/session-store.js';
+import { ErrorPage } from './views/login-page.js';
+import type { PageFrame } from './views/layout.js';
+
+export interface SettingsDependencies {
+  readonly context: OperationContext;
+  readonly assets: SettingsAssets;
+  readonly authenticator: TokenAuthenticator;
+  readonly rateLimiter: RateLimiter;
+  /** Sign-in attempts per client address (`/login` and sign-in links). */
+  readonly signInPolicy: RateLimitPolicy;
+}
+
+/** Sign-in attempts allowed per client address: enough for typos, too few to matter for guessing. */
+export const defaultSignInPolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
+
+export interface SettingsArea {
+  readonly plugin: RoutePlugin;
+  /** Writes the token last-used times still pending; call after the HTTP server has closed. */
+  close(): Promise<void>;
+}
+
+/** Builds the settings area with its own token checker (tokens that sign in count as used). */
+export async function createSettingsArea(options: { context: OperationContext; rateLimiter: RateLimiter; signInPolicy?: RateLimitPolicy }): Promise<SettingsArea> {
+  const { context } = options;
+  const lastUsed = new LastUsedRecorder(context.store.db, (error) => context.logger.warn({ err: error }, 'could not record when a token was last used'));
+  const authenticator = new TokenAuthenticator(context.store.db, lastUsed, context.now);
+  const assets = await loadSettingsAssets();
+  const plugin = settingsArea({ context, assets, authenticator, rateLimiter: options.rateLimiter, signInPolicy: options.signInPolicy ?? defaultSignInPolicy });
+  return { plugin, close: () => lastUsed.flush() };
+}
+
+export const sessionCookie = 'svc_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The settings-area session, set for every `/settings` page. */
+    session: Session | null;
+  }
+}
+
+/** Everything a page handler needs, resolved once per request. */
+export interface SettingsRequestTools {
+  readonly dependencies: SettingsDependencies;
+  frame(request: FastifyRequest): PageFrame;
+  /** The signed-in session; pages under `/settings` always have one. */
+  session(request: FastifyRequest): Session;
+}
+
+/**
+ * The settings area (docs/settings.md): server-rendered pages under `/settings` and the
+ * sign-in pages, calling the same operations as the CLI API. Sessions are cookies naming a
+ * server-side row; every POST must come from our origin and carry the session's CSRF token.
+ */
+export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
+  const { context, assets } = dependencies;
+  const tools: SettingsRequestTools = {
+    dependencies,
+    frame: (request) => ({
+      cssPath: assets.css.path,
+      jsPath: assets.js.path,
+      ...(request.session ? { csrfToken: request.session.csrfToken, admin: request.session.principal.workspaceId === null } : {}),
+    }),
+    session: (request) => {
+      if (!request.session) throw new ServiceError('unauthorized', 'sign in first');
+      return request.session;
+    },
+  };
+
+  return async (app: FastifyInstance) => {
+    await app.register(async (scope) => {
+      await scope.register(cookie);
+      await scope.register(formbody, { bodyLimit: 64 * 1024 });
+      scope.decorateRequest('session', null);
+
+      scope.addHook('onRequest', async (request, reply) => {
+        void reply.headers(pageSecurityHeaders);
+        const id = readSessionCookie(request);
+        request.session = id === null ? null : await resumeSession(context, id);
+      });
+      scope.addHook('preHandler', async (request, reply) => {
+        if (request.method !== 'POST') return;
+        if (!sameOrigin(request, context.urls.baseUrl)) return refuse(request, reply, tools, 'This form was sent from another site.');
+        // Signing in has no session yet; its origin check above is what protects it.
+        if (request.url === '/login') return;
+        const given = (request.body as Record<string, unknown> | undefined)?.['_csrf'];
+        if (!request.session || !tokensEqual(request.session.csrfToken, given)) {
+          return refuse(request, reply, tools, 'This form has expired or was not sent from the settings area. Go back, reload the page and try again.');
+        }
+      });
+      scope.setErrorHandler((error, request, reply) => sendErrorPage(request, reply, tools, error));
+
+      scope.get(assets.css.path, (request, reply) => sendAsset(request, reply, assets.css));
+      scope.get(assets.js.path, (request, reply) => sendAsset(request, reply, assets.js));
+      authRoutes(scope, tools);
+      pageRoutes(scope, tools);
+      // Any other path under /settings is a page that does not exist, answered as a page.
+      scope.all('/settings/*', (request, reply) => sendErrorPage(request, reply, tools, new ServiceError('not_found', 'no such page')));
+    });
+  };
+}
+
+function readSessionCookie(request: FastifyRequest): string | null {
+  const value = request.cookies[sessionCookie];
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+async function refuse(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, message: string): Promise<void> {
+  request.log.warn({ path: request.url.split('?')[0] }, 'settings form refused: origin or CSRF token');
+  await sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: request.session !== null }));
+}
+
+const pageTitles: Record<number, string> = { 400: 'That did not work', 401: 'Sign in first', 403: 'Not allowed', 404: 'Page not found', 409: 'That did not work', 429: 'Too many requests' };
+
+function sendErrorPage(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, error: unknown): FastifyReply {
+  if (error instanceof ServiceError && error.code === 'unauthorized' && request.method === 'GET') {
+    return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
+  }
+  const status = error instanceof ServiceError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
+  if (status >= 500) request.log.error({ err: error }, 'settings page failed');
+  const message =
+    status === 404
+      ? 'There is nothing here, or you do not have access to it with the token you signed in with.'
+      : status >= 500
+        ? 'Something went wrong on the server. It has been logged; try again in a moment.'
+        : (error as Error).message;
+  return sendPage(reply, status, ErrorPage({ frame: tools.frame(request), status, title: pageTitles[status] ?? 'Something went wrong', message, signedIn: request.session !== null }));
+}
+
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: SettingsAssets['css']): FastifyReply {
+  void reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', asset.etag);
+  if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+  return reply.type(asset.contentType).send(asset.body);
+}

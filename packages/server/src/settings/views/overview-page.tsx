@@ -1,0 +1,110 @@
+import type { FormInfo } from '@svc/protocol/api';
+import type { ActivityHour } from '../../operations/activity.js';
+import type { WebhookStatus } from '../../operations/webhook-health.js';
+import { ActivityChart } from './activity-chart.js';
+import { Empty } from './components.js';
+import { HealthBadge } from './webhook-parts.js';
+import { ProjectNav, Shell, type PageFrame } from './layout.js';
+
+export interface ProjectPageBase {
+  readonly frame: PageFrame;
+  readonly workspace: string;
+  readonly project: string;
+  readonly forms: readonly FormInfo[];
+}
+
+export const projectPath = (workspace: string, project: string): string => `/settings/${encodeURIComponent(workspace)}/${encodeURIComponent(project)}`;
+
+export function projectCrumbs(workspace: string, project: string, last?: string) {
+  const base = [{ label: 'Projects', href: '/settings' }, { label: workspace }];
+  return last === undefined ? [...base, { label: project }] : [...base, { label: project, href: projectPath(workspace, project) }, { label: last }];
+}
+
+export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[] }) {
+  const base = projectPath(props.workspace, props.project);
+  const totals = props.activity.reduce((sum, hour) => ({ submissions: sum.submissions + hour.submissions, spam: sum.spam + hour.spam, delivered: sum.delivered + hour.delivered, failed: sum.failed + hour.failed }), {
+    submissions: 0,
+    spam: 0,
+    delivered: 0,
+    failed: 0,
+  });
+  return (
+    <Shell frame={props.frame} title={`${props.project} · Overview`} crumbs={projectCrumbs(props.workspace, props.project)} nav={<ProjectNav base={base} current="overview" forms={props.forms} />}>
+      <div class="page-head">
+        <div>
+          <h1>{props.project}</h1>
+          <p class="lead">Overview of the last 24 hours</p>
+        </div>
+      </div>
+      <div class="grid">
+        <div class="card stat">
+          <span class="value">{totals.submissions}</span>
+          <span class="label">Submissions{totals.spam > 0 ? ` (and ${totals.spam} spam)` : ''}</span>
+        </div>
+        <div class="card stat">
+          <span class="value">{totals.delivered}</span>
+          <span class="label">Webhook deliveries succeeded</span>
+        </div>
+        <div class="card stat">
+          <span class="value">{totals.failed}</span>
+          <span class="label">Webhook deliveries failed</span>
+        </div>
+      </div>
+      <section class="card" aria-labelledby="activity">
+        <h2 id="activity">Activity per hour</h2>
+        <ActivityChart hours={props.activity} />
+      </section>
+      <div class="grid">
+        <section class="card" aria-labelledby="forms-title">
+          <h2 id="forms-title">Forms</h2>
+          {props.forms.length === 0 ? (
+            <Empty title="No forms yet">
+              <p>
+                Add a form to <code>service.json</code> and run <code>svc push</code>.
+              </p>
+            </Empty>
+          ) : (
+            <ul>
+              {props.forms.map((form) => (
+                <li key={form.slug}>
+                  <a href={`${base}/forms/${encodeURIComponent(form.slug)}`}>{form.name ?? form.slug}</a> <span class="muted small mono">{form.slug}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section class="card" aria-labelledby="webhooks-title">
+          <h2 id="webhooks-title">
+            Webhooks <a class="small" href={`${base}/webhooks`}>Manage</a>
+          </h2>
+          {props.webhooks.length === 0 ? (
+            <Empty title="No webhooks yet">
+              <p>
+                <a href={`${base}/webhooks`}>Add one</a>, or run <code>svc webhooks add</code>.
+              </p>
+            </Empty>
+          ) : (
+            <ul>
+              {props.webhooks.map((status) => (
+                <li key={status.webhook.id}>
+                  <a href={`${base}/webhooks/${encodeURIComponent(status.webhook.id)}`} class="url">
+                    {status.webhook.url}
+                  </a>{' '}
+                  <HealthBadge health={status.health} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section class="card" aria-labelledby="requests-title">
+          <h2 id="requests-title">Requests</h2>
+          <p class="muted">Feedback from the Pinpoints widget will appear here.</p>
+        </section>
+        <section class="card" aria-labelledby="deploys-title">
+          <h2 id="deploys-title">Deploys</h2>
+          <p class="muted">Static deploys of each environment will appear here.</p>
+        </section>
+      </div>
+    </Shell>
+  );
+}

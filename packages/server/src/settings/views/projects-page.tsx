@@ -1,0 +1,57 @@
+import type { ProjectSummary } from '@svc/protocol/api';
+import { Empty, Time } from './components.js';
+import { Shell, type PageFrame } from './layout.js';
+
+export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[] }) {
+  const byWorkspace = new Map<string, ProjectSummary[]>();
+  for (const project of props.projects) byWorkspace.set(project.workspace, [...(byWorkspace.get(project.workspace) ?? []), project]);
+  return (
+    <Shell frame={props.frame} title="Projects" crumbs={[{ label: 'Projects' }]}>
+      <div class="page-head">
+        <div>
+          <h1>Projects</h1>
+          <p class="lead">Every project your token can see, by workspace.</p>
+        </div>
+      </div>
+      {props.projects.length === 0 ? (
+        <div class="card">
+          <Empty title="No projects yet">
+            <p>
+              In your site's directory, run <code>svc init</code> to create a project, then <code>svc push</code> to add its forms.
+            </p>
+          </Empty>
+        </div>
+      ) : (
+        [...byWorkspace].map(([workspace, projects]) => (
+          <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
+            <h2 id={`ws-${workspace}`}>{workspace}</h2>
+            <div class="table-wrap">
+              <table class="stack">
+                <thead>
+                  <tr>
+                    <th scope="col">Project</th>
+                    <th scope="col">Framework</th>
+                    <th scope="col">Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {projects.map((project) => (
+                    <tr key={project.project}>
+                      <td>
+                        <a href={`/settings/${encodeURIComponent(workspace)}/${encodeURIComponent(project.project)}`}>{project.project}</a>
+                      </td>
+                      <td>{project.framework}</td>
+                      <td>
+                        <Time at={project.updatedAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))
+      )}
+    </Shell>
+  );
+}

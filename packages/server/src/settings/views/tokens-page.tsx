@@ -1,0 +1,96 @@
+import type { TokenInfo } from '@svc/protocol/api';
+import { Badge, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
+import { Shell, type PageFrame } from './layout.js';
+
+export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo[]; created?: { name: string; secret: string }; notice?: string; error?: string }) {
+  const csrf = props.frame.csrfToken;
+  return (
+    <Shell frame={props.frame} title="Tokens" crumbs={[{ label: 'Projects', href: '/settings' }, { label: 'Tokens' }]}>
+      <div class="page-head">
+        <div>
+          <h1>Tokens</h1>
+          <p class="lead">Tokens sign in here and authenticate the CLI. An admin token sees every workspace; a workspace token only its own.</p>
+        </div>
+      </div>
+      {props.created ? (
+        <SecretOnce id="new-token" title={`Token created: ${props.created.name}`} value={props.created.secret}>
+          <p class="small">
+            Use it with <code>svc login --token …</code> or as <code>SVC_TOKEN</code> in CI.
+          </p>
+        </SecretOnce>
+      ) : null}
+      {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
+      {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
+      <section class="card" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">All tokens</h2>
+        {props.tokens.length === 0 ? (
+          <Empty title="No tokens">
+            <p>Create one below.</p>
+          </Empty>
+        ) : (
+          <div class="table-wrap">
+            <table class="stack">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Scope</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.tokens.map((token) => (
+                  <tr key={token.id}>
+                    <td>
+                      {token.name}
+                      <div class="muted small mono">{token.id}</div>
+                    </td>
+                    <td>{token.workspace === null ? <Badge tone="warn">Admin</Badge> : <span>Workspace {token.workspace}</span>}</td>
+                    <td class="small">
+                      <Time at={token.createdAt} />
+                    </td>
+                    <td class="small">
+                      <Time at={token.lastUsedAt} empty="Never" />
+                    </td>
+                    <td class="actions">
+                      {token.revokedAt === null ? (
+                        <PostButton action={`/settings/tokens/${encodeURIComponent(token.id)}/revoke`} csrf={csrf} label="Revoke" kind="danger" confirm={`Revoke "${token.name}"? Everything using it stops working at once.`} />
+                      ) : (
+                        <Badge tone="neutral">Revoked</Badge>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section class="card" aria-labelledby="create-title">
+        <h2 id="create-title">Create a token</h2>
+        <form method="post" action="/settings/tokens">
+          <input type="hidden" name="_csrf" value={csrf ?? ''} />
+          <div class="form-row">
+            <div class="field">
+              <label for="name">Name</label>
+              <input id="name" name="name" type="text" maxLength={100} placeholder="CI deploys" />
+            </div>
+            <div class="field">
+              <label for="workspace">Workspace</label>
+              <input id="workspace" name="workspace" type="text" maxLength={63} aria-describedby="workspace-hint" />
+              <p class="hint" id="workspace-hint">
+                Leave empty for an admin token.
+              </p>
+            </div>
+          </div>
+          <button type="submit" class="primary">
+            Create token
+          </button>
+        </form>
+      </section>
+    </Shell>
+  );
+}
