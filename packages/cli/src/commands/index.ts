@@ -11,6 +11,7 @@ import { submissionsCommand } from './submissions/command.js';
 import { tokensCommand } from './tokens/command.js';
 import { webhooksCommand } from './webhooks/command.js';
 import { deliveriesCommand } from './deliveries/command.js';
+import { openCommand } from './open/command.js';
 
 /**
  * Every `svc` command, in the order `svc --help` lists them. Commands that talk to the
@@ -30,4 +31,5 @@ export const commands: readonly AnyCommand[] = [
   webhooksCommand,
   deliveriesCommand,
   tokensCommand,
+  openCommand,
 ];

@@ -9,6 +9,7 @@ const segment = (value: string): string => encodeURIComponent(value);
 /** Paths relative to the server's base URL, with every value percent-encoded. */
 export const cliPaths = {
   token: () => `${cliApiPrefix}/token`,
+  signInLinks: () => `${cliApiPrefix}/sign-in-links`,
   tokens: () => `${cliApiPrefix}/tokens`,
   revokeToken: (id: string) => `${cliApiPrefix}/tokens/${segment(id)}/revoke`,
   projects: () => `${cliApiPrefix}/projects`,

@@ -68,3 +68,7 @@ export const TokenParams = Type.Object({ id: Id });
 /** `POST /api/cli/tokens/:id/revoke` (admin only). Revoking a revoked token changes nothing. */
 export const RevokeTokenResponse = Type.Object({ ok: Ok, token: TokenInfo }, { additionalProperties: false });
 export type RevokeTokenResponse = Static<typeof RevokeTokenResponse>;
+
+/** `POST /api/cli/sign-in-links` (`svc open`): a one-time link to the settings area, valid 5 minutes. */
+export const SignInLinkResponse = Type.Object({ ok: Ok, url: Type.String() }, { additionalProperties: false });
+export type SignInLinkResponse = Static<typeof SignInLinkResponse>;

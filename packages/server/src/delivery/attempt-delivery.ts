@@ -37,7 +37,7 @@ export function deliveryRequest(job: DeliveryJob, secrets: readonly string[], no
 
 /** Makes one attempt of a leased delivery and decides what becomes of it. Never throws for the receiver's sake. */
 export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDependencies): Promise<AttemptResult> {
-  const outcome = await send(job, dependencies);
+  const { outcome, requestHeaders } = await send(job, dependencies);
   const finishedAt = outcome.startedAt + outcome.durationMs;
   const verdict = decideDelivery(dependencies.policy, outcome, job.attempts + 1 - job.retryBase, finishedAt);
   return {
@@ -52,6 +52,7 @@ export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDep
       statusCode: outcome.statusCode,
       error: outcome.error,
       responseBody: outcome.responseBody,
+      requestHeaders,
       status: verdict.status,
       nextAttemptAt: verdict.status === 'pending' ? verdict.nextAttemptAt : null,
       lastError: describeOutcome(outcome),
@@ -60,20 +61,23 @@ export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDep
   };
 }
 
-async function send(job: DeliveryJob, { sender, box }: AttemptDependencies): Promise<AttemptOutcome> {
+/** The attempt's outcome, and the headers it sent (kept for the delivery log; null when nothing was sent). */
+async function send(job: DeliveryJob, { sender, box }: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
   const now = Date.now();
   let secrets: string[];
   try {
     secrets = activeSigningSecrets(job, box, now);
   } catch {
     // Checked at start, so only a secret damaged since then lands here; it is not sent unsigned.
-    return { startedAt: now, durationMs: 0, statusCode: null, error: 'the signing secret cannot be decrypted with the key of this server', responseBody: null, retryAfter: null };
+    const outcome = { startedAt: now, durationMs: 0, statusCode: null, error: 'the signing secret cannot be decrypted with the key of this server', responseBody: null, retryAfter: null };
+    return { outcome, requestHeaders: null };
   }
   let request: OutgoingRequest;
   try {
     request = deliveryRequest(job, secrets, now);
   } catch (error) {
-    return { startedAt: now, durationMs: 0, statusCode: null, error: `the request could not be signed: ${(error as Error).message}`, responseBody: null, retryAfter: null };
+    const outcome = { startedAt: now, durationMs: 0, statusCode: null, error: `the request could not be signed: ${(error as Error).message}`, responseBody: null, retryAfter: null };
+    return { outcome, requestHeaders: null };
   }
-  return sender.send(request);
+  return { outcome: await sender.send(request), requestHeaders: request.headers };
 }

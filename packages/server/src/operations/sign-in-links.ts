@@ -11,6 +11,7 @@ export interface SignInLink {
   readonly expiresAt: string;
 }
 
+
 /** `svc open`: a one-time link that starts a settings session with the caller's token. */
 export async function createSignInLink(context: OperationContext, principal: Principal): Promise<SignInLink> {
   const secret = randomToken(256);

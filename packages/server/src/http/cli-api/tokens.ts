@@ -1,4 +1,5 @@
-import { CreateTokenRequest, CreateTokenResponse, ListTokensResponse, RevokeTokenResponse, TokenParams, WhoamiResponse } from '@svc/protocol/api';
+import { CreateTokenRequest, CreateTokenResponse, ListTokensResponse, RevokeTokenResponse, SignInLinkResponse, TokenParams, WhoamiResponse } from '@svc/protocol/api';
+import { createSignInLink } from '../../operations/sign-in-links.js';
 import { createToken, listTokens, revokeToken, whoami } from '../../operations/tokens.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
@@ -22,5 +23,10 @@ export const tokenRoutes: CliRoutes = (app, context) => {
   app.post('/tokens/:id/revoke', { schema: { params: TokenParams, response: { 200: RevokeTokenResponse } } }, async (request) => ({
     ok: true as const,
     token: await revokeToken(context, principalOf(request), { id: request.params.id }),
+  }));
+
+  app.post('/sign-in-links', { schema: { response: { 200: SignInLinkResponse } } }, async (request) => ({
+    ok: true as const,
+    url: (await createSignInLink(context, principalOf(request))).url,
   }));
 };

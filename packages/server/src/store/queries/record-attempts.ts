@@ -17,6 +17,8 @@ export interface AttemptRecord {
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly responseBody: string | null;
+  /** The headers the attempt's request carried, for the delivery log (null when nothing was sent). */
+  readonly requestHeaders: Readonly<Record<string, string>> | null;
   /** The delivery's next state; `pending` with `nextAttemptAt` to retry. */
   readonly status: 'succeeded' | 'pending' | 'failed';
   readonly nextAttemptAt: number | null;
@@ -94,6 +96,7 @@ export async function recordAttempts(trx: Db, records: readonly AttemptRecord[],
           status_code: record.statusCode,
           error: record.error,
           response_body: record.responseBody,
+          request_headers: record.requestHeaders === null ? null : JSON.stringify(record.requestHeaders),
         });
       }
     }

@@ -1,0 +1,210 @@
+// Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectBackend } from '../../../../test/support/backend.js';
+import { PageSession } from '../../../../test/support/page-session.js';
+import { createProject, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
+
+const backend = await selectBackend();
+
+/** The settings area over HTTP: sign-in, sessions, CSRF, scopes, escaping, downloads (docs/settings.md). */
+describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => {
+  let cli: CliTestServer;
+  let directory: string;
+  let formUrl: string;
+  const project = '/settings/agency/site';
+
+  beforeAll(async () => {
+    cli = await startCliTestServer(['--allow-private-targets']);
+    directory = await createProject(cli, 'agency', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
+    formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
+  });
+  afterAll(async () => {
+    await cli?.stop();
+  });
+
+  const signedIn = async (token = cli.adminToken): Promise<PageSession> => {
+    const session = new PageSession(cli.url);
+    const answer = await session.signIn(token);
+    expect(answer.status).toBe(303);
+    return session;
+  };
+
+  it('shows the sign-in form with a Token field, and sends pages without a session there', async () => {
+    const session = new PageSession(cli.url);
+    const login = await session.get('/login');
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('<label for="token">Token</label>');
+    expect(login.text).toContain('Sign in</button>');
+    const page = await session.get('/settings/agency/site/webhooks');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/login?next=%2Fsettings%2Fagency%2Fsite%2Fwebhooks');
+  });
+
+  it('refuses a wrong token with 401 and the form again', async () => {
+    const session = new PageSession(cli.url);
+    const answer = await session.signIn('svc_not_a_real_token');
+    expect(answer.status).toBe(401);
+    expect(answer.text).toContain('unknown or revoked');
+    expect(session.signedIn).toBe(false);
+  });
+
+  it('starts a session with a valid token: an HttpOnly, SameSite=Lax cookie and a redirect to /settings', async () => {
+    const response = await fetch(`${cli.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: cli.url },
+      body: new URLSearchParams({ token: cli.adminToken }).toString(),
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/settings');
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('svc_session='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('sends the security headers on every page', async () => {
+    const session = await signedIn();
+    const pages = [await new PageSession(cli.url).get('/login')];
+    for (const path of ['/settings', project, `${project}/webhooks`, `${project}/forms/contact`, '/settings/tokens']) {
+      const page = await session.get(path);
+      expect(page.status, path).toBe(200);
+      pages.push(page);
+    }
+    for (const page of pages) {
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
+      expect(page.text).not.toMatch(/<script>(?!<\/script>)|<script [^>]*>[^<]/);
+    }
+  });
+
+  it('signs in once with an `svc open` link, and refuses the link the second time', async () => {
+    const open = await cli.svc(['open', '--json']);
+    expect(open.code).toBe(0);
+    const { url } = open.json<{ ok: boolean; url: string }>();
+    expect(url).toMatch(new RegExp(`^${cli.url}/login/link/`));
+    const session = new PageSession(cli.url);
+    const first = await session.get(new URL(url).pathname);
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe('/settings');
+    expect((await session.get('/settings')).status).toBe(200);
+    const again = await new PageSession(cli.url).get(new URL(url).pathname);
+    expect(again.status).toBe(401);
+    expect(again.text).toContain('expired or was already used');
+  });
+
+  it('shows a workspace-scoped session only its own workspace: another workspace answers 404', async () => {
+    await createProject(cli, 'other', 'secret-site', { forms: [{ slug: 'contact' }] });
+    const scoped = (await cli.svc(['tokens', 'create', '--workspace', 'agency', '--json'])).json<{ secret: string }>().secret;
+    const session = await signedIn(scoped);
+    const list = await session.get('/settings');
+    expect(list.text).toContain('agency');
+    expect(list.text).not.toContain('secret-site');
+    expect((await session.get('/settings/other/secret-site')).status).toBe(404);
+    expect((await session.get('/settings/other/secret-site/webhooks')).status).toBe(404);
+    expect((await session.get('/settings/tokens')).status).toBe(403);
+  });
+
+  it('refuses a state change without the CSRF token, or from another origin, and changes nothing', async () => {
+    const session = await signedIn();
+    const csrf = await session.csrf(`${project}/webhooks`);
+    const fields = { url: 'https://hooks.example.com/csrf', events: '*', description: '' };
+    const withoutToken = await session.post(`${project}/webhooks`, fields);
+    expect(withoutToken.status).toBe(403);
+    const wrongToken = await session.post(`${project}/webhooks`, { ...fields, _csrf: `${csrf}x` });
+    expect(wrongToken.status).toBe(403);
+    const otherOrigin = await session.post(`${project}/webhooks`, { ...fields, _csrf: csrf }, { origin: 'https://evil.example' });
+    expect(otherOrigin.status).toBe(403);
+    const listed = (await cli.svc(['webhooks', 'list', '--json'], { cwd: directory })).json<{ webhooks: { url: string }[] }>();
+    expect(listed.webhooks.map((webhook) => webhook.url)).not.toContain('https://hooks.example.com/csrf');
+  });
+
+  it('adds a webhook from the page with the secret shown once, and the CLI lists it', async () => {
+    const session = await signedIn();
+    const csrf = await session.csrf(`${project}/webhooks`);
+    const added = await session.post(`${project}/webhooks`, { url: 'https://hooks.example.com/page', events: 'form.*', description: 'CRM', _csrf: csrf });
+    expect(added.status).toBe(201);
+    const secret = /whsec_[A-Za-z0-9_-]+/.exec(added.text)?.[0];
+    expect(secret).toBeDefined();
+    const listed = (await cli.svc(['webhooks', 'list', '--json'], { cwd: directory })).json<{ webhooks: { url: string; description: string | null }[] }>();
+    expect(listed.webhooks).toContainEqual(expect.objectContaining({ url: 'https://hooks.example.com/page', description: 'CRM' }));
+    const again = await session.get(`${project}/webhooks`);
+    expect(again.text).toContain('https://hooks.example.com/page');
+    expect(again.text).not.toContain(secret!);
+  });
+
+  it('re-shows the form with the problem in words when a webhook is not valid', async () => {
+    const session = await signedIn();
+    const csrf = await session.csrf(`${project}/webhooks`);
+    const refused = await session.post(`${project}/webhooks`, { url: 'ftp://example.com', events: 'form.*', description: '', _csrf: csrf });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The webhook was not added');
+    expect(refused.text).toContain('value="ftp://example.com"');
+  });
+
+  it('shows submitted text as text, never as markup', async () => {
+    await fetch(formUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x@example.com', name: '<script>alert(1)</script>' }) });
+    const session = await signedIn();
+    const page = await session.get(`${project}/forms/contact`);
+    expect(page.text).toContain('&lt;script>alert(1)&lt;/script>');
+    expect(page.text).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('downloads a submitted file as an attachment with nosniff', async () => {
+    const body = new FormData();
+    body.set('email', 'files@example.com');
+    body.set('brief', new Blob(['<html>not rendered</html>'], { type: 'text/html' }), 'naïve brief.html');
+    await fetch(formUrl, { method: 'POST', body });
+    const session = await signedIn();
+    const page = await session.get(`${project}/forms/contact`);
+    const link = /href="([^"]+\/files\/0)"/.exec(page.text)?.[1];
+    expect(link).toBeDefined();
+    const file = await session.get(link!.replace(/&amp;/g, '&'));
+    expect(file.status).toBe(200);
+    expect(file.text).toBe('<html>not rendered</html>');
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="na_ve brief.html"; filename*=UTF-8''na%C3%AFve%20brief.html`);
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('exports submissions as CSV and NDJSON downloads', async () => {
+    const session = await signedIn();
+    const csv = await session.get(`${project}/forms/contact/export?format=csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain('attachment');
+    expect(csv.text.split('\r\n')[0]).toContain('submission_id,submitted_at');
+    const ndjson = await session.get(`${project}/forms/contact/export?format=ndjson`);
+    const lines = ndjson.text.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(lines[0]!.type).toBe('header');
+    expect(lines.at(-1)!.type).toBe('end');
+  });
+
+  it('ends the session on Sign out', async () => {
+    const session = await signedIn();
+    const csrf = await session.csrf();
+    const out = await session.post('/logout', { _csrf: csrf });
+    expect(out.status).toBe(303);
+    expect((await session.get('/settings')).status).toBe(303);
+  });
+
+  it('ends every session of a token when the token is revoked', async () => {
+    const created = (await cli.svc(['tokens', 'create', '--name', 'short-lived', '--json'])).json<{ secret: string; token: { id: string } }>();
+    const session = await signedIn(created.secret);
+    expect((await session.get('/settings')).status).toBe(200);
+    expect((await cli.svc(['tokens', 'revoke', created.token.id, '--json'])).code).toBe(0);
+    const after = await session.get('/settings');
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toContain('/login');
+  });
+
+  it('answers an unknown settings path with a 404 page', async () => {
+    const session = await signedIn();
+    const page = await session.get('/settings/agency/site/nothing/here/at/all');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+});
