@@ -97,9 +97,18 @@ function DeliveryItem(props: { entry: LoggedDelivery; resendAction: string; csrf
             {delivery.attemptCount > 0 ? ` · last: ${answerText(delivery.lastStatusCode, delivery.lastError)}` : ''}
           </span>
         </span>
-        {delivery.status === 'pending' ? <span class="muted small">Next attempt <Time at={delivery.nextAttemptAt} /></span> : <PostButton action={props.resendAction} csrf={props.csrf} label="Resend" />}
+        {delivery.status === 'pending' ? (
+          <span class="muted small">
+            Next attempt <Time at={delivery.nextAttemptAt} />
+          </span>
+        ) : null}
       </summary>
       <div class="item-body">
+        {delivery.status === 'pending' ? null : (
+          <div class="action-bar start">
+            <PostButton action={props.resendAction} csrf={props.csrf} label="Resend" />
+          </div>
+        )}
         <dl class="fields">
           <dt>Delivery</dt>
           <dd class="mono">{delivery.id}</dd>
