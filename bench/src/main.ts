@@ -12,6 +12,7 @@ import { benchCeiling, benchEndpoint, type EndpointFigures, type LoadSettings } 
 import type { LoadShape } from './load-shapes.js';
 import { isQuiet, machineInfo } from './machine.js';
 import { formatProfile, summariseProfile } from './profile-summary.js';
+import { benchDeliveryLogPage, type SettingsPageFigures } from './settings-bench.js';
 import { benchValidate, type ValidateFigures } from './validate-bench.js';
 
 const { values: flags } = parseArgs({
@@ -20,7 +21,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate,settings' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -116,7 +117,21 @@ if (sections.has('validate')) {
   print(`  svc validate, ${validate.forms} forms + ${validate.domains} domains (${Math.round(validate.bytes / 1024)} KiB): median ${validate.medianMs.toFixed(0)} ms, best ${validate.minMs.toFixed(0)} ms (${validate.runs} runs, node start included)`);
 }
 
+let settingsPage: SettingsPageFigures | null = null;
+if (sections.has('settings')) {
+  settingsPage = await benchDeliveryLogPage(flags.quick ? 50 : 300);
+  print(`  settings delivery log, ${settingsPage.deliveries} deliveries (${Math.round(settingsPage.bytes / 1024)} KiB): p50 ${settingsPage.latencyMs.p50.toFixed(1)} ms  p99 ${settingsPage.latencyMs.p99.toFixed(1)} ms (${settingsPage.requests} sequential requests)`);
+}
+
 const rows = table(endpoint, latency, throughput, validate);
+if (settingsPage) {
+  rows.push({
+    figure: `settings delivery log page, ${settingsPage.deliveries} deliveries: p50 / p99`,
+    measured: `${settingsPage.latencyMs.p50.toFixed(1)} / ${settingsPage.latencyMs.p99.toFixed(1)} ms`,
+    target: 'p50 < 50 ms',
+    met: settingsPage.latencyMs.p50 < 50 ? 'yes' : '**no**',
+  });
+}
 print();
 print(`| figure | measured | target | met |`);
 print(`|---|---|---|---|`);
@@ -128,7 +143,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, settingsPage, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

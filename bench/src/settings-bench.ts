@@ -1,0 +1,60 @@
+import { createBackend } from '../../reliability/src/harness/backends.js';
+import { createForm, createWebhook, newEncryptionKey } from '../../reliability/src/harness/fixtures.js';
+import { startReceiver } from '../../reliability/src/harness/receiver.js';
+import { startSvcServer, type SvcServer } from '../../reliability/src/harness/svc-server.js';
+import { jsonBody } from './load-shapes.js';
+
+export interface SettingsPageFigures {
+  readonly deliveries: number;
+  readonly requests: number;
+  /** Time from sending the GET to having the whole page, on a warm server. */
+  readonly latencyMs: { readonly p50: number; readonly p99: number };
+  readonly bytes: number;
+}
+
+/**
+ * One webhook's delivery log page (50 deliveries, each with its attempt, request headers and
+ * body), requested one at a time on SQLite: the settings area's heaviest page.
+ */
+export async function benchDeliveryLogPage(requests: number): Promise<SettingsPageFigures> {
+  const backend = await createBackend('sqlite');
+  const store = await backend.openStore();
+  const receiver = await startReceiver();
+  const encryptionKey = newEncryptionKey();
+  const token = `svc_bench_${Date.now().toString(36)}`;
+  let server: SvcServer | null = null;
+  try {
+    const form = await createForm(store);
+    const webhook = await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
+    server = await startSvcServer({ args: [...backend.serverArgs, '--allow-private-targets', '--rate-limit', '1000000/1h'], env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_BOOTSTRAP_TOKEN: token } });
+    const deliveries = 60;
+    const arrived = receiver.waitForArrivals(deliveries, 30_000);
+    for (let i = 0; i < deliveries; i++) {
+      const response = await fetch(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: jsonBody });
+      await response.arrayBuffer();
+    }
+    await arrived;
+    const login = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url }, body: new URLSearchParams({ token }).toString() });
+    const cookie = login.headers.getSetCookie()[0]?.split(';')[0];
+    if (login.status !== 303 || !cookie) throw new Error(`signing in answered ${login.status}`);
+    const page = `${server.url}/settings/${form.workspace}/${form.project}/webhooks/${webhook.id}`;
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = -20; i < requests; i++) {
+      const started = performance.now();
+      const response = await fetch(page, { headers: { cookie } });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`the delivery log answered ${response.status}`);
+      if (i >= 0) times.push(performance.now() - started);
+      bytes = Buffer.byteLength(text);
+    }
+    times.sort((a, b) => a - b);
+    const pick = (q: number): number => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+    return { deliveries: 50, requests, latencyMs: { p50: pick(0.5), p99: pick(0.99) }, bytes };
+  } finally {
+    await server?.stop();
+    await receiver.close();
+    await store.close();
+    await backend.cleanup();
+  }
+}
