@@ -1,0 +1,84 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OperationContext } from '../../operations/context.js';
+import { createSignInLink, signInLinkLifetimeMs, spendLink } from '../../operations/sign-in-links.js';
+import { openStore } from '../../store/open-store.js';
+import { insertToken, revokeToken } from '../../store/queries/tokens.js';
+import type { Store } from '../../store/store.js';
+import { endSession, resumeSession, sessionIdleMs, sessionMaxMs, startSession } from './session-store.js';
+
+describe('settings sessions and sign-in links', () => {
+  let directory: string;
+  let store: Store;
+  let clock: number;
+  let context: OperationContext;
+  let tokenId: string;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'svc-sessions-'));
+    store = await openStore({ dataDir: directory });
+    clock = Date.UTC(2026, 0, 1);
+    context = { store, now: () => clock, urls: { baseUrl: 'http://svc.test', formsUrl: 'http://svc.test' } } as unknown as OperationContext;
+    tokenId = (await insertToken(store.db, { name: 'ws', tokenHash: 'a'.repeat(64), workspaceId: null }, clock)).id;
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('resumes a session with its token scope and a stable CSRF token', async () => {
+    const id = await startSession(context, tokenId);
+    const first = await resumeSession(context, id);
+    const second = await resumeSession(context, id);
+    expect(first?.principal).toEqual({ tokenId, workspaceId: null });
+    expect(first?.csrfToken).toBe(second?.csrfToken);
+    expect(await resumeSession(context, `${id}x`)).toBeNull();
+  });
+
+  it('ends a session after 12 hours without a request, but not while it is used', async () => {
+    const id = await startSession(context, tokenId);
+    clock += sessionIdleMs - 60_000;
+    expect(await resumeSession(context, id)).not.toBeNull();
+    clock += sessionIdleMs - 60_000;
+    expect(await resumeSession(context, id)).not.toBeNull();
+    clock += sessionIdleMs;
+    expect(await resumeSession(context, id)).toBeNull();
+  });
+
+  it('ends a session after 7 days however much it is used', async () => {
+    const id = await startSession(context, tokenId);
+    for (let elapsed = 0; elapsed < sessionMaxMs - sessionIdleMs; elapsed += sessionIdleMs / 2) {
+      clock += sessionIdleMs / 2;
+      expect(await resumeSession(context, id)).not.toBeNull();
+    }
+    clock += sessionIdleMs;
+    expect(await resumeSession(context, id)).toBeNull();
+  });
+
+  it('ends a session on sign out and when its token is revoked', async () => {
+    const signedOut = await startSession(context, tokenId);
+    await endSession(context, signedOut);
+    expect(await resumeSession(context, signedOut)).toBeNull();
+    const revoked = await startSession(context, tokenId);
+    await revokeToken(store.db, tokenId, clock);
+    expect(await resumeSession(context, revoked)).toBeNull();
+  });
+
+  it('spends a sign-in link once, within 5 minutes, for a live token', async () => {
+    const principal = { tokenId, workspaceId: null };
+    const secretOf = (url: string) => url.split('/').at(-1)!;
+    const once = secretOf((await createSignInLink(context, principal)).url);
+    expect(await spendLink(context, once)).toBe(tokenId);
+    expect(await spendLink(context, once)).toBeNull();
+
+    const late = secretOf((await createSignInLink(context, principal)).url);
+    clock += signInLinkLifetimeMs;
+    expect(await spendLink(context, late)).toBeNull();
+
+    const orphan = secretOf((await createSignInLink(context, principal)).url);
+    await revokeToken(store.db, tokenId, clock);
+    expect(await spendLink(context, orphan)).toBeNull();
+  });
+});
