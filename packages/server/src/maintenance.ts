@@ -1,8 +1,11 @@
 import type { Logger } from 'pino';
+import { sessionIdleMs } from './settings/session/session-store.js';
+import { deleteExpiredSessions } from './store/queries/sessions.js';
 import type { Store } from './store/store.js';
 
 /**
- * Periodic clean-up: idempotency keys past their window and expired rate-limit snapshots.
+ * Periodic clean-up: idempotency keys past their window, expired rate-limit snapshots, and
+ * settings-area sessions and sign-in links that can no longer be used.
  * Runs in every process (the deletes are idempotent) and never on the request path.
  */
 export function startMaintenance(store: Store, options: { idempotencyWindowMs: number; intervalMs: number; logger: Logger }): { stop(): void } {
@@ -10,6 +13,7 @@ export function startMaintenance(store: Store, options: { idempotencyWindowMs: n
     const now = Date.now();
     await store.db.deleteFrom('idempotency_keys').where('created_at', '<', now - options.idempotencyWindowMs).execute();
     await store.db.deleteFrom('rate_limits').where('expires_at', '<=', now).execute();
+    await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
   };
   const timer = setInterval(() => {
     run().catch((error: unknown) => options.logger.warn({ err: error }, 'maintenance failed; will retry'));

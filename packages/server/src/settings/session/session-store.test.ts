@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../operations/context.js';
 import { createSignInLink, signInLinkLifetimeMs, spendLink } from '../../operations/sign-in-links.js';
 import { openStore } from '../../store/open-store.js';
+import { deleteExpiredSessions } from '../../store/queries/sessions.js';
 import { insertToken, revokeToken } from '../../store/queries/tokens.js';
 import type { Store } from '../../store/store.js';
 import { endSession, resumeSession, sessionIdleMs, sessionMaxMs, startSession } from './session-store.js';
@@ -81,4 +82,20 @@ describe('settings sessions and sign-in links', () => {
     await revokeToken(store.db, tokenId, clock);
     expect(await spendLink(context, orphan)).toBeNull();
   });
+
+  it('clears sessions and links that can no longer be used, and keeps live ones', async () => {
+    const live = await startSession(context, tokenId);
+    const idle = await startSession(context, tokenId);
+    await createSignInLink(context, { tokenId, workspaceId: null });
+    clock += sessionIdleMs - 1_000;
+    expect(await resumeSession(context, live)).not.toBeNull();
+    const fresh = (await createSignInLink(context, { tokenId, workspaceId: null })).url.split('/').at(-1)!;
+    clock += 2_000;
+    const removed = await deleteExpiredSessions(store.db, clock, clock - sessionIdleMs);
+    expect(removed).toBe(2);
+    expect(await resumeSession(context, live)).not.toBeNull();
+    expect(await resumeSession(context, idle)).toBeNull();
+    expect(await spendLink(context, fresh)).toBe(tokenId);
+  });
 });
+
