@@ -76,3 +76,23 @@ export function Pager(props: { next: string | null; first: string | null; label:
     </nav>
   );
 }
+
+/** A table that stacks into cards on a phone; a header of '' is an actions column (named for screen readers). */
+export function DataTable(props: { headers: readonly string[]; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class="stack">
+        <thead>
+          <tr>
+            {props.headers.map((header, index) => (
+              <th scope="col" key={index}>
+                {header === '' ? <span class="visually-hidden">Actions</span> : header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}

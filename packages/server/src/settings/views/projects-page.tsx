@@ -1,5 +1,5 @@
 import type { ProjectSummary } from '@svc/protocol/api';
-import { Empty, Time } from './components.js';
+import { DataTable, Empty, Time } from './components.js';
 import { Shell, type PageFrame } from './layout.js';
 
 export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[] }) {
@@ -25,30 +25,19 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
         [...byWorkspace].map(([workspace, projects]) => (
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
             <h2 id={`ws-${workspace}`}>{workspace}</h2>
-            <div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Project</th>
-                    <th scope="col">Framework</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {projects.map((project) => (
-                    <tr key={project.project}>
-                      <td>
-                        <a href={`/settings/${encodeURIComponent(workspace)}/${encodeURIComponent(project.project)}`}>{project.project}</a>
-                      </td>
-                      <td>{project.framework}</td>
-                      <td>
-                        <Time at={project.updatedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable headers={['Project', 'Framework', 'Updated']}>
+              {projects.map((project) => (
+                <tr key={project.project}>
+                  <td>
+                    <a href={`/settings/${encodeURIComponent(workspace)}/${encodeURIComponent(project.project)}`}>{project.project}</a>
+                  </td>
+                  <td>{project.framework}</td>
+                  <td>
+                    <Time at={project.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           </section>
         ))
       )}

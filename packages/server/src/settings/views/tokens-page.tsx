@@ -1,5 +1,5 @@
 import type { TokenInfo } from '@svc/protocol/api';
-import { Badge, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
+import { Badge, DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
 import { Shell, type PageFrame } from './layout.js';
 
 export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo[]; created?: { name: string; secret: string }; notice?: string; error?: string }) {
@@ -28,45 +28,30 @@ export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo
             <p>Create one below.</p>
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.tokens.map((token) => (
-                  <tr key={token.id}>
-                    <td>
-                      {token.name}
-                      <div class="muted small mono">{token.id}</div>
-                    </td>
-                    <td>{token.workspace === null ? <Badge tone="warn">Admin</Badge> : <span>Workspace {token.workspace}</span>}</td>
-                    <td class="small">
-                      <Time at={token.createdAt} />
-                    </td>
-                    <td class="small">
-                      <Time at={token.lastUsedAt} empty="Never" />
-                    </td>
-                    <td class="actions">
-                      {token.revokedAt === null ? (
-                        <PostButton action={`/settings/tokens/${encodeURIComponent(token.id)}/revoke`} csrf={csrf} label="Revoke" kind="danger" confirm={`Revoke "${token.name}"? Everything using it stops working at once.`} />
-                      ) : (
-                        <Badge tone="neutral">Revoked</Badge>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable headers={['Name', 'Scope', 'Created', 'Last used', '']}>
+            {props.tokens.map((token) => (
+              <tr key={token.id}>
+                <td>
+                  {token.name}
+                  <div class="muted small mono">{token.id}</div>
+                </td>
+                <td>{token.workspace === null ? <Badge tone="warn">Admin</Badge> : <span>Workspace {token.workspace}</span>}</td>
+                <td class="small">
+                  <Time at={token.createdAt} />
+                </td>
+                <td class="small">
+                  <Time at={token.lastUsedAt} empty="Never" />
+                </td>
+                <td class="actions">
+                  {token.revokedAt === null ? (
+                    <PostButton action={`/settings/tokens/${encodeURIComponent(token.id)}/revoke`} csrf={csrf} label="Revoke" kind="danger" confirm={`Revoke "${token.name}"? Everything using it stops working at once.`} />
+                  ) : (
+                    <Badge tone="neutral">Revoked</Badge>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       <section class="card" aria-labelledby="create-title">

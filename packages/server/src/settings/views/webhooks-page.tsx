@@ -1,5 +1,5 @@
 import type { WebhookStatus } from '../../operations/webhook-health.js';
-import { Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
+import { DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 import { answerText, HealthBadge } from './webhook-parts.js';
@@ -48,65 +48,50 @@ export function WebhooksPage(props: WebhooksPageProps) {
             </p>
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Last attempt</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+          <DataTable headers={['Endpoint', 'Events', 'Health', 'Last attempt', '']}>
+            {props.webhooks.map(({ webhook, health, lastAttempt }) => {
+              const path = `${base}/webhooks/${encodeURIComponent(webhook.id)}`;
+              return (
+                <tr key={webhook.id}>
+                  <td>
+                    <a href={path} class="url">
+                      {webhook.url}
+                    </a>
+                    {webhook.description ? <div class="muted small">{webhook.description}</div> : null}
+                    <div class="muted small mono">{webhook.id}</div>
+                  </td>
+                  <td class="mono small">{webhook.events.join(', ')}</td>
+                  <td>
+                    <HealthBadge health={health} />
+                    {!webhook.enabled && webhook.disabledReason ? <div class="muted small">{webhook.disabledReason}</div> : null}
+                  </td>
+                  <td class="small">
+                    {lastAttempt ? (
+                      <>
+                        <Time at={lastAttempt.at} />
+                        <div class="muted">{answerText(lastAttempt.statusCode, lastAttempt.error)}</div>
+                      </>
+                    ) : (
+                      <span class="muted">Never</span>
+                    )}
+                  </td>
+                  <td class="actions">
+                    <div class="action-bar">
+                      <a class="button" href={path}>
+                        Delivery log
+                      </a>
+                      <PostButton action={`${path}/test`} csrf={csrf} label="Send test event" />
+                      {webhook.enabled ? <PostButton action={`${path}/disable`} csrf={csrf} label="Disable" /> : <PostButton action={`${path}/enable`} csrf={csrf} label="Enable" />}
+                      <PostButton action={`${path}/rotate-secret`} csrf={csrf} label="Rotate secret" confirm="Rotate the signing secret? The old one keeps signing for 24 hours." />
+                      <a class="button" href={`${path}/delete`} aria-label={`Delete webhook ${webhook.url}`}>
+                        Delete
+                      </a>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {props.webhooks.map(({ webhook, health, lastAttempt }) => {
-                  const path = `${base}/webhooks/${encodeURIComponent(webhook.id)}`;
-                  return (
-                    <tr key={webhook.id}>
-                      <td>
-                        <a href={path} class="url">
-                          {webhook.url}
-                        </a>
-                        {webhook.description ? <div class="muted small">{webhook.description}</div> : null}
-                        <div class="muted small mono">{webhook.id}</div>
-                      </td>
-                      <td class="mono small">{webhook.events.join(', ')}</td>
-                      <td>
-                        <HealthBadge health={health} />
-                        {!webhook.enabled && webhook.disabledReason ? <div class="muted small">{webhook.disabledReason}</div> : null}
-                      </td>
-                      <td class="small">
-                        {lastAttempt ? (
-                          <>
-                            <Time at={lastAttempt.at} />
-                            <div class="muted">{answerText(lastAttempt.statusCode, lastAttempt.error)}</div>
-                          </>
-                        ) : (
-                          <span class="muted">Never</span>
-                        )}
-                      </td>
-                      <td class="actions">
-                        <div class="action-bar">
-                          <a class="button" href={path}>
-                            Delivery log
-                          </a>
-                          <PostButton action={`${path}/test`} csrf={csrf} label="Send test event" />
-                          {webhook.enabled ? <PostButton action={`${path}/disable`} csrf={csrf} label="Disable" /> : <PostButton action={`${path}/enable`} csrf={csrf} label="Enable" />}
-                          <PostButton action={`${path}/rotate-secret`} csrf={csrf} label="Rotate secret" confirm="Rotate the signing secret? The old one keeps signing for 24 hours." />
-                          <a class="button" href={`${path}/delete`} aria-label={`Delete webhook ${webhook.url}`}>
-                            Delete
-                          </a>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </section>
       <section class="card" aria-labelledby="add-title">
