@@ -4,6 +4,7 @@ import { findDelivery, listAttempts, listDeliveries as queryDeliveries, requeueD
 import type { DeliveryAttemptRow, DeliveryStatus } from '../store/schema.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { deliveryCursor } from './listing-cursor.js';
 import { projectInScope } from './scope.js';
 
 export const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
@@ -110,11 +111,11 @@ export async function listDeliveries(context: OperationContext, principal: Princ
     throw new ServiceError('not_found', `no webhook "${input.webhookId}" in project "${input.project}"`);
   }
   const limit = Math.min(Math.max(Math.trunc(input.limit ?? deliveryPageSize.default), 1), deliveryPageSize.max);
-  const before = input.cursor === undefined ? undefined : decodeDeliveryCursor(input.cursor);
+  const before = input.cursor === undefined ? undefined : deliveryCursor.decode(input.cursor);
   const rows = await queryDeliveries(db, { projectId: project.id, webhookId: input.webhookId, status: input.status, eventType: input.eventType, before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { deliveries: page.map(toDeliveryView), nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last.id) : null };
+  return { deliveries: page.map(toDeliveryView), nextCursor: rows.length > limit && last ? deliveryCursor.encode(last.id) : null };
 }
 
 /** One delivery with its whole attempt log. */
@@ -148,20 +149,4 @@ async function deliveryInScope(context: OperationContext, principal: Principal, 
   const row = await findDelivery(db, input.id);
   if (!row || row.project_id !== project.id) throw new ServiceError('not_found', `no delivery "${input.id}" in project "${input.project}"`);
   return row;
-}
-
-const cursorVersion = 'd1';
-const deliveryIdPattern = /^dlv_[0-9a-z]{26}$/;
-
-function encodeDeliveryCursor(lastId: string): string {
-  return Buffer.from(`${cursorVersion}:${lastId}`, 'utf8').toString('base64url');
-}
-
-function decodeDeliveryCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const [tag, id, ...rest] = text.split(':');
-  if (tag !== cursorVersion || id === undefined || !deliveryIdPattern.test(id) || rest.length > 0) {
-    throw new ServiceError('invalid_cursor', 'the cursor is not one this listing gave out');
-  }
-  return id;
 }

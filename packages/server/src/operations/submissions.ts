@@ -3,7 +3,7 @@ import type { ListSubmissionsResponse, SubmissionState } from '@svc/protocol/api
 import { pageSubmissionsNewestFirst } from '../store/queries/submissions.js';
 import type { OperationContext, Principal } from './context.js';
 import { formInScope, type FormInput } from './forms.js';
-import { decodeCursor, encodeCursor } from './submission-cursor.js';
+import { submissionCursors } from './listing-cursor.js';
 import { toSubmissionInfo } from './submission-info.js';
 
 export interface ListSubmissionsInput extends FormInput {
@@ -17,7 +17,7 @@ export async function listSubmissions(context: OperationContext, principal: Prin
   const db = context.store.db;
   const { form } = await formInScope(db, principal, input);
   const limit = Math.min(Math.max(input.limit ?? submissionPageSize.default, 1), submissionPageSize.max);
-  const after = input.cursor === undefined ? null : decodeCursor(input.cursor, input.state);
+  const after = input.cursor === undefined ? null : submissionCursors[input.state].decode(input.cursor);
   const rows = await pageSubmissionsNewestFirst(db, form.id, input.state, after, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -25,6 +25,6 @@ export async function listSubmissions(context: OperationContext, principal: Prin
     ok: true,
     state: input.state,
     submissions: page.map(toSubmissionInfo),
-    nextCursor: rows.length > limit && last ? encodeCursor(input.state, last.id) : null,
+    nextCursor: rows.length > limit && last ? submissionCursors[input.state].encode(last.id) : null,
   };
 }

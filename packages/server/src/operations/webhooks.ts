@@ -13,6 +13,7 @@ import {
   findProjectWebhook,
   insertWebhook,
   listProjectWebhooks,
+  parseStoredPatterns,
   rotateWebhookSecret as storeRotatedSecret,
 } from '../store/queries/webhooks.js';
 import type { WebhookRow } from '../store/schema.js';
@@ -274,7 +275,7 @@ function toWebhookView(scope: ProjectInScope, row: WebhookRow, now: number): Web
     workspace: scope.workspace.slug,
     project: scope.project.name,
     url: row.url,
-    events: parsePatterns(row.events),
+    events: parseStoredPatterns(row.events),
     description: row.description,
     enabled: row.enabled === 1,
     disabledReason: row.enabled === 1 ? null : row.disabled_reason,
@@ -282,9 +283,4 @@ function toWebhookView(scope: ProjectInScope, row: WebhookRow, now: number): Web
     createdAt: isoTime(row.created_at),
     updatedAt: isoTime(row.updated_at),
   };
-}
-
-function parsePatterns(text: string): string[] {
-  const value: unknown = JSON.parse(text);
-  return Array.isArray(value) ? value.filter((pattern): pattern is string => typeof pattern === 'string') : [];
 }

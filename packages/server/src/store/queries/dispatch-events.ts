@@ -4,6 +4,7 @@ import { newId } from '../../ids.js';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { DeliveriesTable } from '../schema.js';
 import type { Db } from '../store.js';
+import { parseStoredPatterns } from './webhooks.js';
 
 export interface DispatchOptions {
   readonly now: number;
@@ -50,7 +51,7 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
   const byProject = new Map<string, { id: string; patterns: string[]; createdAt: number }[]>();
   for (const webhook of webhooks) {
     const list = byProject.get(webhook.project_id) ?? [];
-    list.push({ id: webhook.id, patterns: parsePatterns(webhook.events), createdAt: webhook.created_at });
+    list.push({ id: webhook.id, patterns: parseStoredPatterns(webhook.events), createdAt: webhook.created_at });
     byProject.set(webhook.project_id, list);
   }
 
@@ -99,13 +100,4 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
     )
     .execute();
   return { events: events.length, leased, more: events.length === options.eventLimit };
-}
-
-function parsePatterns(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((pattern): pattern is string => typeof pattern === 'string') : [];
-  } catch {
-    return [];
-  }
 }

@@ -62,3 +62,13 @@ export async function rotateWebhookSecret(db: Db, id: string, sealedSecret: stri
 export async function listSealedSecrets(db: Db): Promise<{ id: string; secret: string; previous_secret: string | null }[]> {
   return db.selectFrom('webhooks').select(['id', 'secret', 'previous_secret']).execute();
 }
+
+/** A webhook's stored event patterns (a JSON array of strings); nothing for a damaged value. */
+export function parseStoredPatterns(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((pattern): pattern is string => typeof pattern === 'string') : [];
+  } catch {
+    return [];
+  }
+}
