@@ -4,3 +4,8 @@ export const deliveryListPageSize = { default: 20, max: 100 } as const;
 /** Longest grace period of a rotated webhook secret: 7 days. */
 export const maxRotationGraceSeconds = 604_800;
 export const tokenNameLimit = 100;
+/** Longest webhook URL, description and disable reason. */
+export const webhookUrlLimit = 2048;
+export const webhookDescriptionLimit = 500;
+/** Grace period of a rotated webhook secret when none is asked for: 1 day. */
+export const defaultRotationGraceSeconds = 86_400;

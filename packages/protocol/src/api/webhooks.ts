@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id, NullableTimestamp, Ok, ProjectName, Slug, Timestamp } from './common.js';
 import { DeliveryAttemptInfo, DeliveryInfo } from './deliveries.js';
-import { maxRotationGraceSeconds } from './limits.js';
+import { maxRotationGraceSeconds, webhookDescriptionLimit, webhookUrlLimit } from './limits.js';
 
 /** A webhook as every answer shows it: never its signing secret. */
 export const WebhookInfo = Type.Object(
@@ -30,9 +30,9 @@ export type WebhookParams = Static<typeof WebhookParams>;
 /** `POST …/webhooks`. The server checks the URL and the patterns (422 `validation_failed`). */
 export const CreateWebhookRequest = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    url: Type.String({ minLength: 1, maxLength: webhookUrlLimit }),
     events: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50 }),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: webhookDescriptionLimit }), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -56,7 +56,7 @@ export const RotateSecretRequest = Type.Object(
 );
 export type RotateSecretRequest = Static<typeof RotateSecretRequest>;
 
-export const DisableWebhookRequest = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+export const DisableWebhookRequest = Type.Object({ reason: Type.Optional(Type.String({ maxLength: webhookDescriptionLimit })) }, { additionalProperties: false });
 export type DisableWebhookRequest = Static<typeof DisableWebhookRequest>;
 
 /** `POST …/webhooks/:id/test`: one signed sample event (any catalog type), sent now. */

@@ -1,4 +1,5 @@
-import { ServiceError } from '@svc/protocol';
+import { ServiceError, deliveryListPageSize } from '@svc/protocol';
+import type { DeliveryAttemptInfo, DeliveryInfo } from '@svc/protocol/api';
 import { findProjectWebhook } from '../store/queries/webhooks.js';
 import { findDelivery, listAttempts, listDeliveries as queryDeliveries, requeueDelivery, type DeliveryRecord } from '../store/queries/deliveries.js';
 import type { DeliveryAttemptRow, DeliveryStatus } from '../store/schema.js';
@@ -8,37 +9,6 @@ import { deliveryCursor } from './listing-cursor.js';
 import { projectInScope } from './scope.js';
 
 export const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
-export const deliveryPageSize = { default: 20, max: 100 } as const;
-
-/** One event on its way to one webhook. Never carries a secret. */
-export interface DeliveryView {
-  readonly id: string;
-  readonly webhookId: string;
-  readonly eventId: string;
-  readonly eventType: string;
-  readonly status: DeliveryStatus;
-  /** Attempts made so far, resends included. */
-  readonly attemptCount: number;
-  /** When the next attempt is due (pending only). */
-  readonly nextAttemptAt: string | null;
-  readonly lastStatusCode: number | null;
-  readonly lastError: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  /** When it succeeded or failed for good (null while pending). */
-  readonly completedAt: string | null;
-}
-
-/** One logged attempt: when, what came back (or why nothing did), how long it took. */
-export interface DeliveryAttemptView {
-  readonly attempt: number;
-  readonly startedAt: string;
-  readonly durationMs: number;
-  readonly statusCode: number | null;
-  readonly error: string | null;
-  /** The first 64 KiB of the answer. */
-  readonly responseBody: string | null;
-}
 
 export interface DeliveryProjectInput {
   readonly workspace: string;
@@ -61,18 +31,18 @@ export interface ListDeliveriesInput extends DeliveryProjectInput {
 }
 
 export interface DeliveryPage {
-  readonly deliveries: DeliveryView[];
+  readonly deliveries: DeliveryInfo[];
   /** Opaque; null on the last page. */
   readonly nextCursor: string | null;
 }
 
 export interface DeliveryWithAttempts {
-  readonly delivery: DeliveryView;
+  readonly delivery: DeliveryInfo;
   /** Every attempt, oldest first. */
-  readonly attempts: DeliveryAttemptView[];
+  readonly attempts: DeliveryAttemptInfo[];
 }
 
-export function toDeliveryView(row: DeliveryRecord): DeliveryView {
+export function toDeliveryInfo(row: DeliveryRecord): DeliveryInfo {
   return {
     id: row.id,
     webhookId: row.webhook_id,
@@ -89,7 +59,7 @@ export function toDeliveryView(row: DeliveryRecord): DeliveryView {
   };
 }
 
-export function toAttemptView(row: DeliveryAttemptRow): DeliveryAttemptView {
+export function toAttemptView(row: DeliveryAttemptRow): DeliveryAttemptInfo {
   return {
     attempt: row.attempt,
     startedAt: isoTime(row.started_at),
@@ -110,19 +80,19 @@ export async function listDeliveries(context: OperationContext, principal: Princ
   if (input.webhookId !== undefined && !(await findProjectWebhook(db, project.id, input.webhookId))) {
     throw new ServiceError('not_found', `no webhook "${input.webhookId}" in project "${input.project}"`);
   }
-  const limit = Math.min(Math.max(Math.trunc(input.limit ?? deliveryPageSize.default), 1), deliveryPageSize.max);
+  const limit = Math.min(Math.max(Math.trunc(input.limit ?? deliveryListPageSize.default), 1), deliveryListPageSize.max);
   const before = input.cursor === undefined ? undefined : deliveryCursor.decode(input.cursor);
   const rows = await queryDeliveries(db, { projectId: project.id, webhookId: input.webhookId, status: input.status, eventType: input.eventType, before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { deliveries: page.map(toDeliveryView), nextCursor: rows.length > limit && last ? deliveryCursor.encode(last.id) : null };
+  return { deliveries: page.map(toDeliveryInfo), nextCursor: rows.length > limit && last ? deliveryCursor.encode(last.id) : null };
 }
 
 /** One delivery with its whole attempt log. */
 export async function getDelivery(context: OperationContext, principal: Principal, input: DeliveryIdInput): Promise<DeliveryWithAttempts> {
   const row = await deliveryInScope(context, principal, input);
   const attempts = await listAttempts(context.store.db, row.id);
-  return { delivery: toDeliveryView(row), attempts: attempts.map(toAttemptView) };
+  return { delivery: toDeliveryInfo(row), attempts: attempts.map(toAttemptView) };
 }
 
 /**
@@ -130,7 +100,7 @@ export async function getDelivery(context: OperationContext, principal: Principa
  * fresh retry budget; its attempt numbers keep counting up and its log keeps every attempt.
  * `conflict` while it is still pending or while its webhook is disabled.
  */
-export async function resendDelivery(context: OperationContext, principal: Principal, input: DeliveryIdInput): Promise<DeliveryView> {
+export async function resendDelivery(context: OperationContext, principal: Principal, input: DeliveryIdInput): Promise<DeliveryInfo> {
   const store = context.store;
   const row = await store.transaction(async (trx) => {
     const delivery = await deliveryInScope(context, principal, input, trx);
@@ -141,7 +111,7 @@ export async function resendDelivery(context: OperationContext, principal: Princ
   });
   if (!row) throw new ServiceError('not_found', `no delivery "${input.id}"`);
   store.announceEvents();
-  return toDeliveryView(row);
+  return toDeliveryInfo(row);
 }
 
 async function deliveryInScope(context: OperationContext, principal: Principal, input: DeliveryIdInput, db = context.store.db): Promise<DeliveryRecord> {

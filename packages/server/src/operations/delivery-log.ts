@@ -1,22 +1,23 @@
 import { eventPayloads, listAttemptsOf } from '../store/queries/delivery-log.js';
 import type { OperationContext, Principal } from './context.js';
-import { listDeliveries, toAttemptView, type DeliveryAttemptView, type DeliveryView, type ListDeliveriesInput } from './deliveries.js';
-import { getWebhook, type WebhookView } from './webhooks.js';
+import type { DeliveryAttemptInfo, DeliveryInfo, WebhookInfo } from '@svc/protocol/api';
+import { listDeliveries, toAttemptView, type ListDeliveriesInput } from './deliveries.js';
+import { getWebhook } from './webhooks.js';
 
-export interface LoggedAttempt extends DeliveryAttemptView {
+export interface LoggedAttempt extends DeliveryAttemptInfo {
   /** The request's headers as sent; null for attempts made before they were kept. */
   readonly requestHeaders: Record<string, string> | null;
 }
 
 export interface LoggedDelivery {
-  readonly delivery: DeliveryView;
+  readonly delivery: DeliveryInfo;
   readonly attempts: LoggedAttempt[];
   /** The request body every attempt sent (the event's payload). */
   readonly requestBody: string | null;
 }
 
 export interface DeliveryLog {
-  readonly webhook: WebhookView;
+  readonly webhook: WebhookInfo;
   readonly deliveries: LoggedDelivery[];
   readonly nextCursor: string | null;
 }

@@ -1,7 +1,8 @@
 import { lastAttemptedDelivery, type LastAttemptSummary } from '../store/queries/webhook-activity.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
-import { listWebhooks, type WebhookView } from './webhooks.js';
+import type { WebhookInfo } from '@svc/protocol/api';
+import { listWebhooks } from './webhooks.js';
 
 /**
  * How a webhook is doing, from its newest attempted delivery: `disabled` when it is off,
@@ -11,7 +12,7 @@ import { listWebhooks, type WebhookView } from './webhooks.js';
 export type WebhookHealth = 'healthy' | 'failing' | 'disabled' | 'unknown';
 
 export interface WebhookStatus {
-  readonly webhook: WebhookView;
+  readonly webhook: WebhookInfo;
   readonly health: WebhookHealth;
   readonly lastAttempt: { readonly at: string; readonly statusCode: number | null; readonly error: string | null; readonly deliveryId: string } | null;
 }
@@ -26,7 +27,7 @@ export async function listWebhookStatuses(context: OperationContext, principal: 
   );
 }
 
-function healthOf(webhook: WebhookView, last: LastAttemptSummary | undefined): WebhookHealth {
+function healthOf(webhook: WebhookInfo, last: LastAttemptSummary | undefined): WebhookHealth {
   if (!webhook.enabled) return 'disabled';
   if (!last) return 'unknown';
   const succeeded = last.statusCode !== null && last.statusCode >= 200 && last.statusCode < 300;

@@ -1,4 +1,5 @@
-import { ServiceError, isEventType, type EventType } from '@svc/protocol';
+import { ServiceError, defaultRotationGraceSeconds, isEventType, maxRotationGraceSeconds, webhookDescriptionLimit, type EventType } from '@svc/protocol';
+import type { DeliveryAttemptInfo, DeliveryInfo, WebhookInfo } from '@svc/protocol/api';
 import { randomToken, newId } from '../ids.js';
 import { attemptDelivery } from '../delivery/attempt-delivery.js';
 import { deliverySettings } from '../delivery/delivery-settings.js';
@@ -21,34 +22,16 @@ import type { Db } from '../store/store.js';
 import { secretBoxFor } from '../webhooks/encryption-key.js';
 import { checkEventPatterns } from '../webhooks/event-patterns.js';
 import { sampleEvent } from '../webhooks/sample-event.js';
-import { defaultRotationGraceMs, generateSigningSecret, maxRotationGraceMs, signingSecretContext } from '../webhooks/signing-secret.js';
+import { generateSigningSecret, signingSecretContext } from '../webhooks/signing-secret.js';
 import { checkWebhookUrl } from '../webhooks/webhook-url.js';
 import type { OperationContext, Principal } from './context.js';
-import { toAttemptView, toDeliveryView, type DeliveryAttemptView, type DeliveryView } from './deliveries.js';
+import { toAttemptView, toDeliveryInfo } from './deliveries.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 
-/** A webhook as every answer shows it: never its signing secret. */
-export interface WebhookView {
-  readonly id: string;
-  readonly workspace: string;
-  readonly project: string;
-  readonly url: string;
-  /** Event patterns: `*`, `form.*`, `deploy.*`, `request.*` or exact event types. */
-  readonly events: string[];
-  readonly description: string | null;
-  readonly enabled: boolean;
-  /** Why it was disabled (by hand, or a 410 Gone answer); null while enabled. */
-  readonly disabledReason: string | null;
-  /** While a rotated-out secret still signs alongside the current one: until when. */
-  readonly previousSecretExpiresAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
 /** The answer of create and rotate-secret: the only times the secret is shown. */
 export interface WebhookWithSecret {
-  readonly webhook: WebhookView;
+  readonly webhook: WebhookInfo;
   /** `whsec_…`: keep it; it cannot be shown again. */
   readonly secret: string;
 }
@@ -75,7 +58,7 @@ export interface DisableWebhookInput extends WebhookIdInput {
 }
 
 export interface RotateWebhookSecretInput extends WebhookIdInput {
-  /** How long the old secret keeps signing too: 0 to 604800 (7 days); default 86400. */
+  /** How long the old secret keeps signing too: 0 to `maxRotationGraceSeconds` (7 days); default 1 day. */
   readonly gracePeriodSeconds?: number | undefined;
 }
 
@@ -89,11 +72,10 @@ export interface WebhookTestResult {
   readonly succeeded: boolean;
   readonly event: { readonly id: string; readonly type: EventType };
   /** The delivery after its first attempt: retried like any other when that failed. */
-  readonly delivery: DeliveryView;
-  readonly attempt: DeliveryAttemptView;
+  readonly delivery: DeliveryInfo;
+  readonly attempt: DeliveryAttemptInfo;
 }
 
-export const maxDescriptionLength = 500;
 const defaultTestEvent: EventType = 'form.submission.created';
 
 /** `svc webhooks add`: a new, enabled webhook; its secret is in the answer and never again. */
@@ -104,7 +86,7 @@ export async function createWebhook(context: OperationContext, principal: Princi
   const errors: Record<string, string> = {};
   if (!url.ok) errors['url'] = url.problem;
   if (!patterns.ok) errors['events'] = patterns.problem;
-  if (description !== null && description.length > maxDescriptionLength) errors['description'] = `must be at most ${maxDescriptionLength} characters`;
+  if (description !== null && description.length > webhookDescriptionLimit) errors['description'] = `must be at most ${webhookDescriptionLimit} characters`;
   if (!url.ok || !patterns.ok || Object.keys(errors).length > 0) {
     throw new ServiceError('validation_failed', Object.entries(errors).map(([field, problem]) => `${field} ${problem}`).join('; '), { errors });
   }
@@ -132,50 +114,50 @@ export async function createWebhook(context: OperationContext, principal: Princi
     await insertWebhook(trx, row);
     return { scope, row };
   });
-  return { webhook: toWebhookView(scope, row, context.now()), secret };
+  return { webhook: toWebhookInfo(scope, row, context.now()), secret };
 }
 
 /** `svc webhooks list`: the project's webhooks, oldest first. */
-export async function listWebhooks(context: OperationContext, principal: Principal, input: WebhookProjectInput): Promise<WebhookView[]> {
+export async function listWebhooks(context: OperationContext, principal: Principal, input: WebhookProjectInput): Promise<WebhookInfo[]> {
   const scope = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  return (await listProjectWebhooks(context.store.db, scope.project.id)).map((row) => toWebhookView(scope, row, context.now()));
+  return (await listProjectWebhooks(context.store.db, scope.project.id)).map((row) => toWebhookInfo(scope, row, context.now()));
 }
 
-export async function getWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+export async function getWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookInfo> {
   const { scope, webhook } = await webhookInScope(context.store.db, principal, input);
-  return toWebhookView(scope, webhook, context.now());
+  return toWebhookInfo(scope, webhook, context.now());
 }
 
 /** `svc webhooks remove`: deletes the webhook with its deliveries and their log; nothing more is sent to it. */
-export async function removeWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+export async function removeWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookInfo> {
   return context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     await deleteWebhook(trx, webhook.id);
-    return toWebhookView(scope, webhook, context.now());
+    return toWebhookInfo(scope, webhook, context.now());
   });
 }
 
 /** Turns deliveries back on for new events; deliveries failed meanwhile can be resent by hand. */
-export async function enableWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookView> {
+export async function enableWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookInfo> {
   const view = await context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     if (webhook.enabled !== 1) await markEnabled(trx, webhook.id, context.now());
-    return toWebhookView(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
+    return toWebhookInfo(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
   });
   context.store.announceEvents();
   return view;
 }
 
 /** Stops deliveries: new events are not delivered to it, and its pending deliveries fail. */
-export async function disableWebhook(context: OperationContext, principal: Principal, input: DisableWebhookInput): Promise<WebhookView> {
+export async function disableWebhook(context: OperationContext, principal: Principal, input: DisableWebhookInput): Promise<WebhookInfo> {
   const reason = input.reason?.trim() || 'disabled by hand';
-  if (reason.length > maxDescriptionLength) {
-    throw new ServiceError('validation_failed', `reason must be at most ${maxDescriptionLength} characters`, { errors: { reason: `must be at most ${maxDescriptionLength} characters` } });
+  if (reason.length > webhookDescriptionLimit) {
+    throw new ServiceError('validation_failed', `reason must be at most ${webhookDescriptionLimit} characters`, { errors: { reason: `must be at most ${webhookDescriptionLimit} characters` } });
   }
   return context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     if (webhook.enabled === 1) await disableWebhooks(trx, [webhook.id], reason, context.now());
-    return toWebhookView(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
+    return toWebhookInfo(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
   });
 }
 
@@ -185,9 +167,9 @@ export async function disableWebhook(context: OperationContext, principal: Princ
  * a delivery. A secret still in its grace period from an earlier rotation stops at once.
  */
 export async function rotateWebhookSecret(context: OperationContext, principal: Principal, input: RotateWebhookSecretInput): Promise<WebhookWithSecret> {
-  const graceSeconds = input.gracePeriodSeconds ?? defaultRotationGraceMs / 1_000;
-  if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0 || graceSeconds * 1_000 > maxRotationGraceMs) {
-    const problem = `must be a whole number of seconds from 0 to ${maxRotationGraceMs / 1_000}`;
+  const graceSeconds = input.gracePeriodSeconds ?? defaultRotationGraceSeconds;
+  if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > maxRotationGraceSeconds) {
+    const problem = `must be a whole number of seconds from 0 to ${maxRotationGraceSeconds}`;
     throw new ServiceError('validation_failed', `gracePeriodSeconds ${problem}`, { errors: { gracePeriodSeconds: problem } });
   }
   const box = await secretBoxFor(context.options);
@@ -198,7 +180,7 @@ export async function rotateWebhookSecret(context: OperationContext, principal: 
     await storeRotatedSecret(trx, webhook.id, box.seal(secret, signingSecretContext(webhook.id)), graceSeconds === 0 ? null : now + graceSeconds * 1_000, now);
     return { scope, row: (await findProjectWebhook(trx, scope.project.id, webhook.id))! };
   });
-  return { webhook: toWebhookView(scope, row, context.now()), secret };
+  return { webhook: toWebhookInfo(scope, row, context.now()), secret };
 }
 
 /**
@@ -259,7 +241,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
   const delivery = await findDelivery(context.store.db, deliveryId);
   const attempt = await findAttempt(context.store.db, deliveryId, 1);
   if (!delivery || !attempt) throw new ServiceError('not_found', `the webhook "${input.id}" was removed during the test`);
-  return { succeeded: result.record.status === 'succeeded', event: { id: eventId, type }, delivery: toDeliveryView(delivery), attempt: toAttemptView(attempt) };
+  return { succeeded: result.record.status === 'succeeded', event: { id: eventId, type }, delivery: toDeliveryInfo(delivery), attempt: toAttemptView(attempt) };
 }
 
 async function webhookInScope(db: Db, principal: Principal, input: WebhookIdInput): Promise<{ scope: ProjectInScope; webhook: WebhookRow }> {
@@ -269,7 +251,7 @@ async function webhookInScope(db: Db, principal: Principal, input: WebhookIdInpu
   return { scope, webhook };
 }
 
-function toWebhookView(scope: ProjectInScope, row: WebhookRow, now: number): WebhookView {
+function toWebhookInfo(scope: ProjectInScope, row: WebhookRow, now: number): WebhookInfo {
   return {
     id: row.id,
     workspace: scope.workspace.slug,

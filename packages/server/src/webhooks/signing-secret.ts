@@ -5,11 +5,6 @@ export const signingSecretPrefix = 'whsec_';
 /** 256 random bits (docs/webhooks.md). */
 const secretBytes = 32;
 
-/** The default time an old secret keeps signing after a rotation. */
-export const defaultRotationGraceMs = 24 * 60 * 60 * 1000;
-/** The longest grace period a rotation may ask for. */
-export const maxRotationGraceMs = 7 * 24 * 60 * 60 * 1000;
-
 /** `whsec_` and 256 random bits in base64url: no characters a shell or a .env file mangles. */
 export function generateSigningSecret(): string {
   return `${signingSecretPrefix}${randomBytes(secretBytes).toString('base64url')}`;
