@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import type { OperationContext, Principal } from '../../packages/server/src/operations/context.js';
+import { createOperationContext } from '../../packages/server/src/operations/create-context.js';
 import { serverOptions, type ServerOptions } from '../../packages/server/src/server-options.js';
 import type { Store } from '../../packages/server/src/store/store.js';
 
@@ -13,12 +13,5 @@ export const adminPrincipal: Principal = { tokenId: 'tok_test', workspaceId: nul
 
 /** The context operations get inside the server, built in the test process over the test's store. */
 export function operationContext(store: Store, options: Partial<ServerOptions> & { encryptionKey: Uint8Array }): OperationContext {
-  return {
-    store,
-    options: serverOptions(options),
-    urls: { baseUrl: 'http://127.0.0.1', formsUrl: 'http://127.0.0.1' },
-    forms: { invalidate: () => undefined },
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-  };
+  return createOperationContext({ store, options: serverOptions(options) });
 }

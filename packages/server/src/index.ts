@@ -6,3 +6,5 @@ export { openStore } from './store/open-store.js';
 export type { Store, Db } from './store/store.js';
 export { parseDuration, parseDurationList, parseSize, parseCount, parseBoolean } from './parse-values.js';
 export { parseEncryptionKey } from './webhooks/encryption-key.js';
+export { createOperationContext, type OperationContextParts } from './operations/create-context.js';
+export type { OperationContext, Principal } from './operations/context.js';

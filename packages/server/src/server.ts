@@ -9,6 +9,7 @@ import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
 import { publicRoutes } from './http/public-routes.js';
+import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { startMaintenance } from './maintenance.js';
@@ -94,7 +95,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { store, metrics, ...(dependencies ? { dependencies } : {}) })];
     if (options.role !== 'worker') {
-      const context = { store, options, urls, forms: services.directory, logger, now: Date.now };
+      const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit });
       const settings = await createSettingsArea({ context, rateLimiter });
       closers.push(() => cliApi.close(), () => settings.close());

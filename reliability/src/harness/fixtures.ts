@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { serverModules, type Store } from './server-modules.js';
 
 export interface FormFixture {
@@ -56,14 +55,10 @@ export interface WebhookOptions {
  */
 export async function createWebhook(store: Store, form: FormFixture, options: WebhookOptions): Promise<{ id: string; secret: string }> {
   const { server, webhooks } = await serverModules();
-  const context = {
+  const context = server.createOperationContext({
     store,
     options: server.serverOptions({ dataDir: options.dataDir, encryptionKey: server.parseEncryptionKey(options.encryptionKey), allowPrivateTargets: options.allowPrivateTargets }),
-    urls: { baseUrl: 'http://127.0.0.1', formsUrl: 'http://127.0.0.1' },
-    forms: { invalidate: () => undefined },
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-  };
+  });
   const created = await webhooks.createWebhook(context, { tokenId: 'tok_reliability', workspaceId: null }, {
     workspace: form.workspace,
     project: form.project,

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import type { FormDirectory } from '../forms/form-directory.js';
 import type { ServerOptions } from '../server-options.js';
 import type { Store } from '../store/store.js';
+import type { SecretBox } from '../webhooks/secret-box.js';
 
 /**
  * Who is acting: a token. An admin token (`workspaceId === null`) sees every workspace and
@@ -29,4 +31,8 @@ export interface OperationContext {
   readonly forms: Pick<FormDirectory, 'invalidate'>;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Seals and opens webhook signing secrets with this server's key (resolved once at start). */
+  readonly secrets: SecretBox;
+  /** Retry schedule, timeouts and limits of webhook delivery (a test send uses them too). */
+  readonly delivery: DeliverySettings;
 }

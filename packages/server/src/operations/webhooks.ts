@@ -2,7 +2,6 @@ import { ServiceError, defaultRotationGraceSeconds, isEventType, maxRotationGrac
 import type { DeliveryAttemptInfo, DeliveryInfo, WebhookInfo } from '@svc/protocol/api';
 import { randomToken, newId } from '../ids.js';
 import { attemptDelivery } from '../delivery/attempt-delivery.js';
-import { deliverySettings } from '../delivery/delivery-settings.js';
 import { HttpSender } from '../delivery/http-sender.js';
 import { findAttempt, findDelivery } from '../store/queries/deliveries.js';
 import { loadDeliveryJobs } from '../store/queries/delivery-jobs.js';
@@ -19,7 +18,6 @@ import {
 } from '../store/queries/webhooks.js';
 import type { WebhookRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { secretBoxFor } from '../webhooks/encryption-key.js';
 import { checkEventPatterns } from '../webhooks/event-patterns.js';
 import { sampleEvent } from '../webhooks/sample-event.js';
 import { generateSigningSecret, signingSecretContext } from '../webhooks/signing-secret.js';
@@ -91,7 +89,7 @@ export async function createWebhook(context: OperationContext, principal: Princi
     throw new ServiceError('validation_failed', Object.entries(errors).map(([field, problem]) => `${field} ${problem}`).join('; '), { errors });
   }
 
-  const box = await secretBoxFor(context.options);
+  const box = context.secrets;
   const secret = generateSigningSecret();
   const now = context.now();
   const id = newId('wh', now);
@@ -172,7 +170,7 @@ export async function rotateWebhookSecret(context: OperationContext, principal: 
     const problem = `must be a whole number of seconds from 0 to ${maxRotationGraceSeconds}`;
     throw new ServiceError('validation_failed', `gracePeriodSeconds ${problem}`, { errors: { gracePeriodSeconds: problem } });
   }
-  const box = await secretBoxFor(context.options);
+  const box = context.secrets;
   const secret = generateSigningSecret();
   const now = context.now();
   const { scope, row } = await context.store.transaction(async (trx) => {
@@ -193,8 +191,8 @@ export async function testWebhook(context: OperationContext, principal: Principa
   if (!isEventType(type)) {
     throw new ServiceError('validation_failed', `event "${type}" is not in the event catalog`, { errors: { event: 'must be an event type from the catalog' } });
   }
-  const settings = deliverySettings(context.options);
-  const box = await secretBoxFor(context.options);
+  const settings = context.delivery;
+  const box = context.secrets;
   const now = context.now();
   const eventId = newId('evt', now);
   const deliveryId = newId('dlv', now);

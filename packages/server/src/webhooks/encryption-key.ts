@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SecretBox, keyIdOf } from './secret-box.js';
 
 export const encryptionKeyFileName = 'encryption.key';
 const keyBytes = 32;
@@ -86,21 +85,4 @@ async function exists(path: string): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-}
-
-const boxes = new Map<string, Promise<SecretBox>>();
-
-/**
- * The secret box for these options, loaded once per process: the running server resolves
- * the key at start and passes it in `encryptionKey`; without one the key file is used.
- */
-export function secretBoxFor(options: { encryptionKey: Uint8Array | undefined; dataDir: string }): Promise<SecretBox> {
-  const cacheKey = options.encryptionKey ? `key:${keyIdOf(options.encryptionKey)}` : `dir:${options.dataDir}`;
-  let box = boxes.get(cacheKey);
-  if (!box) {
-    box = loadEncryptionKey(options).then(({ key }) => new SecretBox(key));
-    box.catch(() => boxes.delete(cacheKey));
-    boxes.set(cacheKey, box);
-  }
-  return box;
 }
