@@ -102,7 +102,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
     }
     if (options.role !== 'web') {
-      const worker = new DeliveryWorker({ store, settings: delivery, box, logger, onAttempt: (result) => observeAttempt(metrics, result) });
+      const worker = new DeliveryWorker({ store, settings: delivery, box, logger, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
       closers.push(() => worker.stop());
     }

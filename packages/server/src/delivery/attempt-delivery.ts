@@ -11,6 +11,7 @@ export interface AttemptDependencies {
   readonly sender: HttpSender;
   readonly box: SecretBox;
   readonly policy: RetryPolicy;
+  readonly now: () => number;
 }
 
 export interface AttemptResult {
@@ -62,8 +63,8 @@ export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDep
 }
 
 /** The attempt's outcome, and the headers it sent (kept for the delivery log; null when nothing was sent). */
-async function send(job: DeliveryJob, { sender, box }: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
-  const now = Date.now();
+async function send(job: DeliveryJob, { sender, box, now: clock }: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
+  const now = clock();
   let secrets: string[];
   try {
     secrets = activeSigningSecrets(job, box, now);

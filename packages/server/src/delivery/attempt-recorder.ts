@@ -14,9 +14,10 @@ export class AttemptRecorder {
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
+    private readonly now: () => number,
   ) {
     this.batcher = new Batcher({
-      run: (records) => this.store.transaction((trx) => recordAttempts(trx, records, Date.now())),
+      run: (records) => this.store.transaction((trx) => recordAttempts(trx, records, this.now())),
       maxBatch: 500,
       concurrency: store.capabilities.writeConcurrency,
       isolateFailures: true,

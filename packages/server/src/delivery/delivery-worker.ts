@@ -17,6 +17,8 @@ export interface DeliveryWorkerDependencies {
   readonly settings: DeliverySettings;
   readonly box: SecretBox;
   readonly logger: Logger;
+  /** The clock of leases, schedules and attempts (injected, as the operations' is). */
+  readonly now: () => number;
   /** Called after every attempt, for metrics. */
   readonly onAttempt?: (result: AttemptResult) => void;
 }
@@ -60,8 +62,8 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
-    this.sender = new HttpSender(dependencies.settings);
-    this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger);
+    this.sender = new HttpSender(dependencies.settings, dependencies.now);
+    this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger, dependencies.now);
   }
 
   private get capacity(): number {
@@ -87,7 +89,7 @@ export class DeliveryWorker {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     await this.pumping;
     const unsent = this.queue.splice(0).map((job) => job.deliveryId);
-    await releaseLeases(this.dependencies.store.db, unsent, this.owner, Date.now()).catch((error: unknown) =>
+    await releaseLeases(this.dependencies.store.db, unsent, this.owner, this.dependencies.now()).catch((error: unknown) =>
       this.dependencies.logger.warn({ err: error }, 'could not give back unused delivery leases; they expire on their own'),
     );
     await Promise.allSettled([...this.running]);
@@ -105,7 +107,7 @@ export class DeliveryWorker {
       .catch((error: unknown) => {
         this.pumpAgain = false;
         this.dependencies.logger.error({ err: error }, 'delivery worker: claiming work failed; trying again shortly');
-        this.wakeAt(Date.now() + retryAfterFailureMs);
+        this.wakeAt(this.dependencies.now() + retryAfterFailureMs);
       })
       .finally(() => {
         this.pumping = null;
@@ -118,7 +120,7 @@ export class DeliveryWorker {
     do {
       this.pumpAgain = false;
       const room = this.capacity - this.held.size;
-      const now = Date.now();
+      const now = this.dependencies.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
       const work = await store.transaction(async (trx) => {
         const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
@@ -150,7 +152,7 @@ export class DeliveryWorker {
     while (!this.stopped && this.sending < settings.concurrency) {
       const job = this.queue.shift();
       if (!job) return;
-      if (job.leaseExpiresAt - Date.now() < settings.timeoutMs + recordingAllowanceMs) {
+      if (job.leaseExpiresAt - this.dependencies.now() < settings.timeoutMs + recordingAllowanceMs) {
         // Too late to finish within the lease: left to expire, then claimed again.
         logger.debug({ delivery: job.deliveryId }, 'lease too short to start an attempt; leaving it to expire');
         this.held.delete(job.deliveryId);
@@ -177,7 +179,7 @@ export class DeliveryWorker {
     const { settings, box, logger } = this.dependencies;
     let result: AttemptResult;
     try {
-      result = await attemptDelivery(job, { sender: this.sender, box, policy: settings.policy });
+      result = await attemptDelivery(job, { sender: this.sender, box, policy: settings.policy, now: this.dependencies.now });
     } finally {
       this.sending -= 1;
       this.startSends();
@@ -201,7 +203,7 @@ export class DeliveryWorker {
   }
 
   private rememberGone(webhookId: string): void {
-    const now = Date.now();
+    const now = this.dependencies.now();
     // Nothing claimed more than a lease ago is still queued.
     for (const [id, at] of this.gone) if (at < now - this.dependencies.settings.leaseMs) this.gone.delete(id);
     this.gone.set(webhookId, now);
@@ -210,7 +212,7 @@ export class DeliveryWorker {
   /** Makes sure the worker wakes by `due` (never later than the safety poll). */
   private wakeAt(due: number | null): void {
     if (due === null || this.stopped) return;
-    const now = Date.now();
+    const now = this.dependencies.now();
     const at = Math.min(Math.max(due, now + minWaitMs), now + this.dependencies.settings.pollIntervalMs);
     if (at >= this.dueAt) return;
     if (this.dueTimer) clearTimeout(this.dueTimer);

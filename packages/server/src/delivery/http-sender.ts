@@ -27,7 +27,11 @@ export interface OutgoingRequest {
 export class HttpSender {
   private readonly agent: Agent;
 
-  constructor(private readonly options: SenderOptions) {
+  constructor(
+    private readonly options: SenderOptions,
+    /** The wall clock attempts are stamped with (their duration is measured on the monotonic one). */
+    private readonly now: () => number,
+  ) {
     this.agent = new Agent({
       connect: options.allowPrivateTargets ? { timeout: options.timeoutMs } : { timeout: options.timeoutMs, lookup: guardedLookup() },
       headersTimeout: options.timeoutMs,
@@ -37,7 +41,7 @@ export class HttpSender {
   }
 
   async send(outgoing: OutgoingRequest): Promise<AttemptOutcome> {
-    const startedAt = Date.now();
+    const startedAt = this.now();
     const started = performance.now();
     const finish = (fields: Pick<AttemptOutcome, 'statusCode' | 'error' | 'responseBody' | 'retryAfter'>): AttemptOutcome => ({
       startedAt,

@@ -225,10 +225,10 @@ export async function testWebhook(context: OperationContext, principal: Principa
   const [job] = jobs;
   if (!job) throw new ServiceError('not_found', `no webhook "${input.id}" in project "${input.project}"`);
 
-  const sender = new HttpSender(settings);
+  const sender = new HttpSender(settings, context.now);
   let result;
   try {
-    result = await attemptDelivery(job, { sender, box, policy: settings.policy });
+    result = await attemptDelivery(job, { sender, box, policy: settings.policy, now: context.now });
   } finally {
     await sender.close();
   }
