@@ -65,7 +65,10 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
     url: '/:id',
     exposeHeadRoute: false,
-    handler: (_request, reply) => reply.code(405).header('allow', 'POST, OPTIONS').send({ ok: false, error: 'method_not_allowed' }),
+    handler: (_request, reply) => {
+      void reply.header('allow', 'POST, OPTIONS');
+      throw new ServiceError('method_not_allowed', 'a form endpoint takes POST (and OPTIONS)');
+    },
   });
 }
 
@@ -77,7 +80,7 @@ async function admit(request: FormRequest, reply: FastifyReply, services: FormRo
   const decision = await services.rateLimiter.consume(form.rateLimit ?? services.defaultPolicy, `${form.id}|${normalizeIp(request.ip)}`);
   void reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
-    return reply.code(429).send({ ok: false, error: 'rate_limited', retryAfter: decision.resetSeconds });
+    throw new ServiceError('rate_limited', `too many submissions from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
   }
   return undefined;
 }
@@ -93,7 +96,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey);
     if (original !== null) return replay(reply, original);
-    return reply.code(422).send({ ok: false, errors });
+    throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
   for (const upload of uploads) await upload.staged.commit();
