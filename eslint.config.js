@@ -40,4 +40,23 @@ export default tseslint.config(
     files: ['packages/server/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // Every query is built in packages/server/src/store/ (docs/architecture.md): the rest of
+    // the server calls functions of store/queries/ and never the query builder.
+    files: ['packages/server/src/**/*.ts', 'packages/server/src/**/*.tsx'],
+    ignores: ['packages/server/src/store/**', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', message: 'Build queries in packages/server/src/store/queries/ (docs/architecture.md).', allowTypeImports: true }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|with)$/]',
+          message: 'Build queries in packages/server/src/store/queries/ (docs/architecture.md).',
+        },
+      ],
+    },
+  },
 );

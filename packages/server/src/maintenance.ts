@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { sessionIdleMs } from './settings/session/session-store.js';
+import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
+import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
 import type { Store } from './store/store.js';
 
@@ -11,8 +13,8 @@ import type { Store } from './store/store.js';
 export function startMaintenance(store: Store, options: { idempotencyWindowMs: number; intervalMs: number; logger: Logger }): { stop(): void } {
   const run = async (): Promise<void> => {
     const now = Date.now();
-    await store.db.deleteFrom('idempotency_keys').where('created_at', '<', now - options.idempotencyWindowMs).execute();
-    await store.db.deleteFrom('rate_limits').where('expires_at', '<=', now).execute();
+    await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
+    await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
   };
   const timer = setInterval(() => {

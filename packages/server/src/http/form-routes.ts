@@ -14,6 +14,7 @@ import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
+import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
 import { normalizeIp } from './client-ip.js';
 import { sendError } from './error-replies.js';
@@ -146,14 +147,7 @@ function readIdempotencyKey(request: FastifyRequest): string | null {
 
 /** A key used within the window answers with its original submission, whatever the body. */
 async function findOriginal(services: FormRouteServices, formId: string, key: string): Promise<string | null> {
-  const row = await services.store.db
-    .selectFrom('idempotency_keys')
-    .select('submission_id')
-    .where('form_id', '=', formId)
-    .where('key', '=', key)
-    .where('created_at', '>=', Date.now() - services.idempotencyWindowMs)
-    .executeTakeFirst();
-  return row?.submission_id ?? null;
+  return findIdempotentSubmission(services.store.db, formId, key, Date.now() - services.idempotencyWindowMs);
 }
 
 function replay(reply: FastifyReply, id: string): FastifyReply {

@@ -4,7 +4,7 @@ import type { ConfigChange } from '@svc/protocol/api';
 import { newEndpointId } from '../ids.js';
 import { hostnamesOwnedElsewhere, listProjectDomains, replaceProjectDomains } from '../store/queries/domains.js';
 import { deleteFormWithSubmissions, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
-import { lockProject, updateProjectSettings } from '../store/queries/projects.js';
+import { findProjectById, lockProject, updateProjectSettings } from '../store/queries/projects.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { planConfig } from './config-plan.js';
@@ -25,7 +25,7 @@ export interface AppliedConfig {
  */
 export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceConfig, options: { prune: boolean; now: number }): Promise<AppliedConfig> {
   await lockProject(trx, project.id);
-  const locked = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const locked = await findProjectById(trx, project.id);
   const forms = await listProjectForms(trx, project.id);
   const domains = await listProjectDomains(trx, project.id);
   const plan = planConfig(

@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import type { CreateProjectResponse, ProjectSummary } from '@svc/protocol/api';
-import { ensureWorkspace, findProject, findWorkspaceBySlug, insertProject, listProjects as queryProjects } from '../store/queries/projects.js';
+import { ensureWorkspace, findProject, findProjectById, findWorkspaceBySlug, insertProject, listProjects as queryProjects } from '../store/queries/projects.js';
 import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import { applyPlan } from './apply-plan.js';
@@ -55,7 +55,7 @@ export async function createProject(context: OperationContext, principal: Princi
         now,
       );
       const applied = await applyPlan(trx, project, config, { prune: false, now });
-      const stored = await trx.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+      const stored = await findProjectById(trx, project.id);
       const response: CreateProjectResponse = {
         ok: true,
         project: toProjectSummary(workspace.slug, stored),

@@ -5,6 +5,7 @@ import { attemptDelivery } from '../delivery/attempt-delivery.js';
 import { HttpSender } from '../delivery/http-sender.js';
 import { findAttempt, findDelivery } from '../store/queries/deliveries.js';
 import { loadDeliveryJobs } from '../store/queries/delivery-jobs.js';
+import { insertDirectEvent } from '../store/queries/dispatch-events.js';
 import { recordAttempts } from '../store/queries/record-attempts.js';
 import {
   deleteWebhook,
@@ -202,24 +203,11 @@ export async function testWebhook(context: OperationContext, principal: Principa
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     if (webhook.enabled !== 1) throw new ServiceError('conflict', `webhook ${webhook.id} is disabled; enable it before testing it`);
     const payload = JSON.stringify(sampleEvent(type, { eventId, workspace: scope.workspace.slug, project: scope.project.name, now }));
-    await trx.insertInto('events').values({ id: eventId, project_id: scope.project.id, type, payload, created_at: now, dispatched_at: now }).execute();
-    await trx
-      .insertInto('deliveries')
-      .values({
-        id: deliveryId,
-        event_id: eventId,
-        webhook_id: webhook.id,
-        status: 'pending',
-        next_attempt_at: now,
-        lease_owner: leaseOwner,
-        lease_expires_at: now + settings.leaseMs,
-        last_status_code: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-        completed_at: null,
-      })
-      .execute();
+    await insertDirectEvent(
+      trx,
+      { id: eventId, projectId: scope.project.id, type, payload, now },
+      { id: deliveryId, webhookId: webhook.id, lease: { owner: leaseOwner, expiresAt: now + settings.leaseMs } },
+    );
     return loadDeliveryJobs(trx, [deliveryId]);
   });
   const [job] = jobs;

@@ -1,4 +1,5 @@
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
+import { deleteExpiredRateLimits, loadRateLimits, saveRateLimits, type RateLimitSnapshot } from '../store/queries/rate-limits.js';
 import type { Db } from '../store/store.js';
 
 interface SnapshotRow {
@@ -29,8 +30,8 @@ export class RateLimitSnapshots {
   ) {}
 
   async load(now = Date.now()): Promise<void> {
-    await this.db.deleteFrom('rate_limits').where('expires_at', '<=', now).execute();
-    const rows = await this.db.selectFrom('rate_limits').selectAll().execute();
+    await deleteExpiredRateLimits(this.db, now);
+    const rows = await loadRateLimits(this.db);
     for (const row of rows) {
       const at = row.key.indexOf(separator);
       if (at < 0) continue;
@@ -77,7 +78,7 @@ export class RateLimitSnapshots {
     if (this.dirty.size === 0) return;
     const dirty = this.dirty;
     this.dirty = new Map();
-    const rows: { key: string; points: number; expires_at: number }[] = [];
+    const rows: RateLimitSnapshot[] = [];
     for (const [prefix, keys] of dirty) {
       const limiter = this.attached.get(prefix);
       if (!limiter) continue;
@@ -87,17 +88,6 @@ export class RateLimitSnapshots {
         rows.push({ key: `${prefix}${separator}${key}`, points: state.consumedPoints, expires_at: Date.now() + state.msBeforeNext });
       }
     }
-    for (let start = 0; start < rows.length; start += 500) {
-      await this.db
-        .insertInto('rate_limits')
-        .values(rows.slice(start, start + 500))
-        .onConflict((conflict) =>
-          conflict.column('key').doUpdateSet((update) => ({
-            points: update.ref('excluded.points'),
-            expires_at: update.ref('excluded.expires_at'),
-          })),
-        )
-        .execute();
-    }
+    await saveRateLimits(this.db, rows);
   }
 }

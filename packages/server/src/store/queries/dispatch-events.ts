@@ -60,22 +60,7 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
     for (const webhook of byProject.get(event.project_id) ?? []) {
       if (webhook.createdAt > event.created_at || !eventMatchesAny(webhook.patterns, event.type)) continue;
       const leased = rows.length < options.lease.limit;
-      rows.push({
-        id: newId('dlv', options.now),
-        event_id: event.id,
-        webhook_id: webhook.id,
-        status: 'pending',
-        attempts: 0,
-        retry_base: 0,
-        next_attempt_at: options.now,
-        lease_owner: leased ? options.lease.owner : null,
-        lease_expires_at: leased ? options.lease.expiresAt : null,
-        last_status_code: null,
-        last_error: null,
-        created_at: options.now,
-        updated_at: options.now,
-        completed_at: null,
-      });
+      rows.push(newDeliveryRow({ eventId: event.id, webhookId: webhook.id, now: options.now, lease: leased ? options.lease : null }));
     }
   }
 
@@ -101,3 +86,37 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
     .execute();
   return { events: events.length, leased, more: events.length === options.eventLimit };
 }
+
+/** A new delivery of an event to a webhook, due now, leased to `lease.owner` when given. */
+export function newDeliveryRow(delivery: { id?: string; eventId: string; webhookId: string; now: number; lease: { owner: string; expiresAt: number } | null }): Insertable<DeliveriesTable> {
+  return {
+    id: delivery.id ?? newId('dlv', delivery.now),
+    event_id: delivery.eventId,
+    webhook_id: delivery.webhookId,
+    status: 'pending',
+    attempts: 0,
+    retry_base: 0,
+    next_attempt_at: delivery.now,
+    lease_owner: delivery.lease?.owner ?? null,
+    lease_expires_at: delivery.lease?.expiresAt ?? null,
+    last_status_code: null,
+    last_error: null,
+    created_at: delivery.now,
+    updated_at: delivery.now,
+    completed_at: null,
+  };
+}
+
+/**
+ * An event meant for one webhook only (`svc webhooks test`): stored as already dispatched,
+ * with its one delivery leased to the caller, who sends it at once.
+ */
+export async function insertDirectEvent(
+  trx: Db,
+  event: { id: string; projectId: string; type: string; payload: string; now: number },
+  delivery: { id: string; webhookId: string; lease: { owner: string; expiresAt: number } },
+): Promise<void> {
+  await trx.insertInto('events').values({ id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: event.now }).execute();
+  await trx.insertInto('deliveries').values(newDeliveryRow({ id: delivery.id, eventId: event.id, webhookId: delivery.webhookId, now: event.now, lease: delivery.lease })).execute();
+}
+

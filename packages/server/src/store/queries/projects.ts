@@ -88,3 +88,7 @@ export async function lockProject(db: Db, projectId: string): Promise<void> {
     .where('id', '=', projectId)
     .execute();
 }
+
+export async function findProjectById(db: Db, id: string): Promise<ProjectRow> {
+  return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
