@@ -39,8 +39,14 @@ export class SubmissionWriter {
     try {
       return await this.batcher.add(item);
     } catch (error) {
-      throw explain(error);
+      throw this.explain(error);
     }
+  }
+
+  /** A submission whose form vanished between lookup and commit is answered as unknown. */
+  private explain(error: unknown): unknown {
+    if (this.store.classifyFailure(error) === 'foreign_key') return new ServiceError('not_found', 'no form has this endpoint id', undefined, { cause: error });
+    return error;
   }
 
   /** Waits for every submission handed over so far to be committed. */
@@ -55,14 +61,4 @@ export class SubmissionWriter {
     if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
     return outcomes;
   }
-}
-
-/** A submission whose form vanished between lookup and commit is answered as unknown. */
-function explain(error: unknown): unknown {
-  const message = error instanceof Error ? error.message : '';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === '23503' || /FOREIGN KEY constraint failed/.test(message)) {
-    return new ServiceError('not_found', 'no form has this endpoint id', undefined, { cause: error });
-  }
-  return error;
 }

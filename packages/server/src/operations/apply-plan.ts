@@ -6,9 +6,8 @@ import { hostnamesOwnedElsewhere, listProjectDomains, replaceProjectDomains } fr
 import { deleteFormWithSubmissions, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
 import { findProjectById, lockProject, updateProjectSettings } from '../store/queries/projects.js';
 import type { ProjectRow } from '../store/schema.js';
-import type { Db } from '../store/store.js';
+import type { Db, Store } from '../store/store.js';
 import { planConfig } from './config-plan.js';
-import { isUniqueViolation } from './unique-violation.js';
 
 export interface AppliedConfig {
   readonly changes: ConfigChange[];
@@ -23,7 +22,7 @@ export interface AppliedConfig {
  * slug; a form the file does not list is kept unless `prune`, which deletes it with its
  * submissions) and hostnames (`conflict` when another project owns one).
  */
-export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceConfig, options: { prune: boolean; now: number }): Promise<AppliedConfig> {
+export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceConfig, options: { prune: boolean; now: number; classifyFailure: Store['classifyFailure'] }): Promise<AppliedConfig> {
   await lockProject(trx, project.id);
   const locked = await findProjectById(trx, project.id);
   const forms = await listProjectForms(trx, project.id);
@@ -50,7 +49,7 @@ export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceCon
     try {
       await replaceProjectDomains(trx, project.id, plan.domains, options.now);
     } catch (error) {
-      if (isUniqueViolation(error)) throw hostnameConflict([], error);
+      if (options.classifyFailure(error) === 'unique') throw hostnameConflict([], error);
       throw error;
     }
   }

@@ -55,7 +55,7 @@ export async function applyConfig(context: OperationContext, principal: Principa
   try {
     const result = await context.store.transaction(async (trx) => {
       const { workspace, project } = await projectInScope(trx, principal, input.workspace, input.project);
-      const applied = await applyPlan(trx, project, config, { prune: input.prune, now: context.now() });
+      const applied = await applyPlan(trx, project, config, { prune: input.prune, now: context.now(), classifyFailure: context.store.classifyFailure });
       formsChanged = applied.formsChanged;
       const forms = await listProjectForms(trx, project.id);
       const listed = new Map((config.forms ?? []).map((form, index) => [form.slug, index]));

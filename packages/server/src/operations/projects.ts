@@ -9,7 +9,6 @@ import { toFormInfo } from './form-info.js';
 import { isoTime } from './iso-time.js';
 import { projectDocument } from './project-config.js';
 import { workspaceInScope } from './scope.js';
-import { isUniqueViolation } from './unique-violation.js';
 import { validateServiceConfig } from './validate-config.js';
 
 export function toProjectSummary(workspaceSlug: string, project: ProjectRow): ProjectSummary {
@@ -54,7 +53,7 @@ export async function createProject(context: OperationContext, principal: Princi
         { workspaceId: workspace.id, name: config.project, framework: config.framework, environments: config.environments, pinpoints: {}, auto: {} },
         now,
       );
-      const applied = await applyPlan(trx, project, config, { prune: false, now });
+      const applied = await applyPlan(trx, project, config, { prune: false, now, classifyFailure: context.store.classifyFailure });
       const stored = await findProjectById(trx, project.id);
       const response: CreateProjectResponse = {
         ok: true,
@@ -68,7 +67,7 @@ export async function createProject(context: OperationContext, principal: Princi
     if (result.formsChanged) context.forms.invalidate();
     return result.response;
   } catch (error) {
-    if (isUniqueViolation(error)) throw projectExists(config.workspace, config.project, error);
+    if (context.store.classifyFailure(error) === 'unique') throw projectExists(config.workspace, config.project, error);
     throw error;
   }
 }

@@ -32,10 +32,15 @@ export interface Store {
   announceEvents(): void;
   /** Registers a wake-up listener for new outbox events; returns a function that removes it. */
   onEvents(listener: () => void): () => void;
+  /** What a failed statement violated, decided by the backend's own error codes. */
+  readonly classifyFailure: (error: unknown) => FailureKind;
   /** Checks that the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A database failure as the core needs to know it: a unique key, a foreign key, or anything else. */
+export type FailureKind = 'unique' | 'foreign_key' | 'other';
 
 export interface TransactionOptions {
   /** Default true: the commit is fsync'd before the transaction resolves. */

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { postgresCapabilities } from '../capabilities.js';
+import { classifyPostgresFailure } from './failures.js';
 import { DatabaseFileStore } from '../files/database-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
@@ -66,6 +67,7 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
   return {
     db,
     capabilities: postgresCapabilities,
+    classifyFailure: classifyPostgresFailure,
     files: new DatabaseFileStore(db),
     transaction: (work, transactionOptions) =>
       db.transaction().execute(async (trx) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { sqliteCapabilities } from '../capabilities.js';
+import { classifySqliteFailure } from './failures.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
@@ -51,6 +52,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     db,
     capabilities: sqliteCapabilities,
     files,
+    classifyFailure: classifySqliteFailure,
     // BEGIN IMMEDIATE takes the write lock up front, so a transaction never fails half-way
     // when another process (a `--role worker`, say) holds the database.
     transaction: (work, transactionOptions) =>
