@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubmissionInfo } from '../api/index.js';
+import type { SubmissionInfo } from '../api/submissions.js';
 import { SubmissionCsv } from './submission-csv.js';
 
 const submission = (id: string, fields: Record<string, unknown>, files: SubmissionInfo['files'] = []): SubmissionInfo => ({

@@ -1,4 +1,4 @@
-import type { ExportHeaderLine, SubmissionInfo } from '../api/index.js';
+import type { ExportHeaderLine, SubmissionInfo } from '../api/submissions.js';
 import { cellText, csvRecord } from './csv.js';
 
 /** Columns before the submitted fields. */

@@ -1,7 +1,7 @@
 import type { SubmissionFile } from '@svc/protocol';
 import { newId } from '../ids.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
-import type { PreparedSubmission } from '../store/queries/submission-batch.js';
+import type { PreparedSubmission } from '../store/submission-batch.js';
 import type { SubmissionState } from '../store/schema.js';
 
 export interface SubmissionInput {

@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { Batcher } from '../lib/batcher.js';
-import type { PreparedSubmission, SubmissionOutcome } from '../store/queries/submission-batch.js';
+import type { PreparedSubmission, SubmissionOutcome } from '../store/submission-batch.js';
 import type { Store } from '../store/store.js';
 
 export interface SubmissionWriterOptions {

@@ -9,22 +9,13 @@ import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RoutePlugin } from '../http/app.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
+import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { pageRoutes } from './routes/page-routes.js';
 import { sendPage } from './render.js';
 import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
-import { resumeSession, type Session } from './session/session-store.js';
+import { resumeSession } from './session/session-store.js';
 import { ErrorPage } from './views/login-page.js';
-import type { PageFrame } from './views/layout.js';
-
-export interface SettingsDependencies {
-  readonly context: OperationContext;
-  readonly assets: SettingsAssets;
-  readonly authenticator: TokenAuthenticator;
-  readonly rateLimiter: RateLimiter;
-  /** Sign-in attempts per client address (`/login` and sign-in links). */
-  readonly signInPolicy: RateLimitPolicy;
-}
 
 /** Sign-in attempts allowed per client address: enough for typos, too few to matter for guessing. */
 export const defaultSignInPolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
@@ -45,22 +36,8 @@ export async function createSettingsArea(options: { context: OperationContext; r
   return { plugin, close: () => lastUsed.flush() };
 }
 
-export const sessionCookie = 'svc_session';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The settings-area session, set for every `/settings` page. */
-    session: Session | null;
-  }
-}
 
-/** Everything a page handler needs, resolved once per request. */
-export interface SettingsRequestTools {
-  readonly dependencies: SettingsDependencies;
-  frame(request: FastifyRequest): PageFrame;
-  /** The signed-in session; pages under `/settings` always have one. */
-  session(request: FastifyRequest): Session;
-}
 
 /**
  * The settings area (docs/settings.md): server-rendered pages under `/settings` and the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BackendCapabilities } from './capabilities.js';
 import type { FileStore } from './files/file-store.js';
-import type { BatchOptions, PreparedSubmission, SubmissionOutcome } from './queries/submission-batch.js';
+import type { BatchOptions, PreparedSubmission, SubmissionOutcome } from './submission-batch.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;

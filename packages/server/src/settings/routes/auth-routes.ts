@@ -3,7 +3,7 @@ import { ServiceError } from '@svc/protocol';
 import { spendLink } from '../../operations/sign-in-links.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import { redirectTo, sendPage } from '../render.js';
-import { sessionCookie, type SettingsRequestTools } from '../settings-area.js';
+import { sessionCookie, type SettingsRequestTools } from '../settings-tools.js';
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
 import { ErrorPage, LoginPage } from '../views/login-page.js';
 

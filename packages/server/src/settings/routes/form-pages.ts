@@ -6,7 +6,7 @@ import { exportSubmissions } from '../../operations/submission-export.js';
 import { openSubmissionFile } from '../../operations/submission-files.js';
 import { listSubmissions } from '../../operations/submissions.js';
 import { sendPage } from '../render.js';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import { SubmissionsPage } from '../views/submissions-page.js';
 import { projectPageBase, type ProjectParams } from './route-params.js';
 

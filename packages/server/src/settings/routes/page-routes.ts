@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import { formPages } from './form-pages.js';
 import { projectPages } from './project-pages.js';
 import { tokenPages } from './token-pages.js';

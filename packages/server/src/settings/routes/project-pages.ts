@@ -3,7 +3,7 @@ import { projectActivity } from '../../operations/activity.js';
 import { listProjects } from '../../operations/projects.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { sendPage } from '../render.js';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import { OverviewPage } from '../views/overview-page.js';
 import { ProjectsPage } from '../views/projects-page.js';
 import { projectPageBase, type ProjectParams } from './route-params.js';

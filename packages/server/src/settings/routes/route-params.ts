@@ -1,6 +1,6 @@
 import type { OperationContext, Principal } from '../../operations/context.js';
 import { listForms } from '../../operations/forms.js';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import type { FastifyRequest } from 'fastify';
 import type { ProjectPageBase } from '../views/overview-page.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { createToken, listTokens, revokeToken } from '../../operations/tokens.js';
 import { redirectTo, sendPage } from '../render.js';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import { TokensPage } from '../views/tokens-page.js';
 import { field, type Body } from './route-params.js';
 

@@ -5,7 +5,7 @@ import { webhookDeliveryLog } from '../../operations/delivery-log.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { createWebhook, disableWebhook, enableWebhook, getWebhook, removeWebhook, rotateWebhookSecret, testWebhook } from '../../operations/webhooks.js';
 import { redirectTo, sendPage } from '../render.js';
-import type { SettingsRequestTools } from '../settings-area.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
 import { DeliveryLogPage } from '../views/delivery-log-page.js';
 import { projectPath } from '../views/overview-page.js';
 import { DeleteWebhookPage, WebhooksPage, type WebhookFormValues } from '../views/webhooks-page.js';

@@ -8,7 +8,7 @@ import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration }
 import type { Database } from '../schema.js';
 import type { Db, Store, StoreOptions } from '../store.js';
 import { Listener } from './listener.js';
-import { commitSubmissionBatchInOneStatement } from '../queries/submission-batch.js';
+import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
 
 /** The channel on which instances tell each other that the outbox has new events. */
 export const eventsChannel = 'svc_events';

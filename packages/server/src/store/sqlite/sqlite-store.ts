@@ -4,12 +4,13 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { sqliteCapabilities } from '../capabilities.js';
 import { classifySqliteFailure } from './failures.js';
+import { connectionPragmas } from './pragmas.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
 import type { Db, Store, StoreOptions } from '../store.js';
-import { assembleOutcomes, fold } from '../queries/submission-batch.js';
+import { assembleOutcomes, fold } from '../submission-batch.js';
 import { LockedSqliteDialect } from './locked-dialect.js';
 import { SubmissionThread } from './submission-thread.js';
 import { WriteLock } from './write-lock.js';
@@ -30,10 +31,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   const file = join(options.dataDir, sqliteFileName);
   const database = new SqliteDatabase(file);
   try {
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = FULL');
-    database.pragma('foreign_keys = ON');
-    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
     await migrate(database);
   } catch (error) {
     database.close();

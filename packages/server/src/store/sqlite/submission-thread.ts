@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { NewEvent, NewSubmission } from '../schema.js';
-import type { WriterResult } from '../queries/submission-batch.js';
+import type { WriterResult } from '../submission-batch.js';
 
 interface Answer {
   id: number;
@@ -19,11 +19,11 @@ export class SqliteThreadError extends Error {
   }
 }
 
-// The same relative path from src/ (tests) and dist/ (the build): see the script's header.
-const workerScript = new URL('../../../workers/submission-writer.js', import.meta.url);
+// Beside this module in src/ (tests) and in dist/ (the build): see the script's header.
+const workerScript = new URL('./submission-writer.js', import.meta.url);
 
 /**
- * The main thread's handle on workers/submission-writer.js: one message per batch, answered
+ * The main thread's handle on submission-writer.js (the thread): one message per batch, answered
  * once the batch is committed and fsync'd. If the thread dies, every waiting batch fails
  * (and is answered 500; nothing was acknowledged).
  */

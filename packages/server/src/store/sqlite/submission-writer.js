@@ -3,12 +3,13 @@
 // better-sqlite3 is synchronous: run on the main thread, every group commit (and its
 // fsync) would stop the event loop. Here a whole batch is one message: claim the
 // idempotency keys, insert the submissions and their outbox events, commit, answer.
-// Plain JavaScript so that the same file runs under the TypeScript sources (tests) and the
-// build; src/store/sqlite/submission-thread.ts is its other half, and the main thread's
+// JavaScript (type-checked with its JSDoc) so that the same file runs under the TypeScript
+// sources (tests) and the build; submission-thread.ts is its other half, and the main thread's
 // write lock keeps this connection and the main one from ever waiting on each other.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { submissionCommitter } from './commit-submissions.js';
+import { connectionPragmas } from './pragmas.js';
 
 /** @typedef {import('./commit-submissions.js').Batch & { id: number }} BatchRequest */
 
@@ -17,10 +18,7 @@ const port = parentPort;
 const { file, busyTimeoutMs } = /** @type {{ file: string, busyTimeoutMs: number }} */ (workerData);
 
 const db = new Database(file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('foreign_keys = ON');
-db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+for (const pragma of connectionPragmas(busyTimeoutMs)) db.pragma(pragma);
 
 const commit = submissionCommitter(db);
 

@@ -1,14 +1,12 @@
 // @ts-check
 // The batch write of form submissions on a better-sqlite3 connection: claim the
 // idempotency keys, insert the submissions and their outbox events, in one immediate
-// transaction. Plain JavaScript, loaded by the writer thread (submission-writer.js).
+// transaction. JavaScript checked by TypeScript, loaded by the writer thread (submission-writer.js).
 /**
- * @typedef {{ id: string, form_id: string, state: string, fields: string, files: string,
- *   client_ip: string | null, user_agent: string | null, idempotency_key: string | null, created_at: number }} SubmissionRow
- * @typedef {{ id: string, project_id: string, type: string, payload: string, created_at: number }} EventRow
- * @typedef {{ submission: SubmissionRow, event: EventRow }} Writer
- * @typedef {{ writers: Writer[], now: number, idempotencyWindowMs: number }} Batch
- * @typedef {{ stored: true } | { stored: false, original: string }} WriterResult
+ * The rows are the store's own types (../schema.ts); the outcome type is the port's.
+ * @typedef {import('../submission-batch.js').PreparedSubmission} Writer
+ * @typedef {{ writers: readonly Writer[], now: number, idempotencyWindowMs: number }} Batch
+ * @typedef {import('../submission-batch.js').WriterResult} WriterResult
  */
 
 /**

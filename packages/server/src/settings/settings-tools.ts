@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import type { TokenAuthenticator } from '../auth/token-authenticator.js';
+import type { OperationContext } from '../operations/context.js';
+import type { RateLimitPolicy } from '../ratelimit/policy.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { SettingsAssets } from './assets.js';
+import type { Session } from './session/session-store.js';
+import type { PageFrame } from './views/layout.js';
+
+/** The cookie that names a settings-area session (docs/settings.md). */
+export const sessionCookie = 'svc_session';
+
+export interface SettingsDependencies {
+  readonly context: OperationContext;
+  readonly assets: SettingsAssets;
+  readonly authenticator: TokenAuthenticator;
+  readonly rateLimiter: RateLimiter;
+  /** Sign-in attempts per client address (`/login` and sign-in links). */
+  readonly signInPolicy: RateLimitPolicy;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The settings-area session, set for every `/settings` page. */
+    session: Session | null;
+  }
+}
+
+/** Everything a page handler needs, resolved once per request. */
+export interface SettingsRequestTools {
+  readonly dependencies: SettingsDependencies;
+  frame(request: FastifyRequest): PageFrame;
+  /** The signed-in session; pages under `/settings` always have one. */
+  session(request: FastifyRequest): Session;
+}
