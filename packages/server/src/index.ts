@@ -8,3 +8,4 @@ export { parseDuration, parseDurationList, parseSize, parseCount, parseBoolean }
 export { parseEncryptionKey } from './webhooks/encryption-key.js';
 export { createOperationContext, type OperationContextParts } from './operations/create-context.js';
 export type { OperationContext, Principal } from './operations/context.js';
+export { serveFlags, flagKey, resolveServeOptions, ServeFlagError, type ServeFlag } from './serve-flags.js';

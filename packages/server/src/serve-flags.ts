@@ -1,0 +1,131 @@
+import { resolve } from 'node:path';
+import type { FormLimits } from './forms/limits.js';
+import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
+import { parsePolicy } from './ratelimit/policy.js';
+import { serverOptions, type ServerOptions, type ServerRole } from './server-options.js';
+import { parseEncryptionKey } from './webhooks/encryption-key.js';
+
+type Draft = { -readonly [K in keyof ServerOptions]: ServerOptions[K] } & { limits: FormLimits };
+
+/**
+ * One `svc serve` option: its flag, environment variable, default, help and parser. The
+ * CLI builds its flags from this table, the server resolves them with it, and a test checks
+ * docs/server.md against it: an option is written once.
+ */
+export interface ServeFlag {
+  /** `--port`. */
+  readonly flag: string;
+  /** `<port>` for a flag that takes a value; absent for a switch (`--trust-proxy`). */
+  readonly value?: string;
+  readonly env: string;
+  /** The default as written on the command line; absent when there is none. */
+  readonly defaultValue?: string;
+  readonly description: string;
+  readonly choices?: readonly string[];
+  /** Left out of `svc serve --help` (tests and unusual set-ups; still documented). */
+  readonly hidden?: boolean;
+  /** Parses the given text into the options; throws with the problem in words. */
+  readonly apply: (text: string, draft: Draft, context: { cwd: string }) => void;
+}
+
+const size = (set: (draft: Draft, bytes: number) => void) => (text: string, draft: Draft) => set(draft, parseSize(text));
+const emptyToUndefined = (text: string): string | undefined => (text === '' ? undefined : text);
+
+function httpUrl(text: string): string | undefined {
+  if (text === '') return undefined;
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http:// or https:// URL');
+  return text.replace(/\/+$/, '');
+}
+
+export const serveFlags: readonly ServeFlag[] = [
+  { flag: '--host', value: '<host>', env: 'SVC_HOST', defaultValue: '127.0.0.1', description: 'listen address', apply: (text, draft) => void (draft.host = text) },
+  { flag: '--port', value: '<port>', env: 'SVC_PORT', defaultValue: '8787', description: 'listen port; 0 picks a free one', apply: (text, draft) => void (draft.port = parseCount(text, 0, 65_535)) },
+  { flag: '--data-dir', value: '<dir>', env: 'SVC_DATA_DIR', defaultValue: './.svc', description: 'SQLite file and stored files', apply: (text, draft, { cwd }) => void (draft.dataDir = resolve(cwd, text)) },
+  { flag: '--database-url', value: '<url>', env: 'SVC_DATABASE_URL', description: 'postgres://… switches the store to PostgreSQL', apply: (text, draft) => void (draft.databaseUrl = emptyToUndefined(text)) },
+  { flag: '--redis-url', value: '<url>', env: 'SVC_REDIS_URL', description: 'rate-limit state in Redis, shared by instances', apply: (text, draft) => void (draft.redisUrl = emptyToUndefined(text)) },
+  { flag: '--base-url', value: '<url>', env: 'SVC_BASE_URL', description: 'public address of the CLI API and settings pages', apply: (text, draft) => void (draft.baseUrl = httpUrl(text)) },
+  { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
+  { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
+  { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  { flag: '--retry-schedule', value: '<delays>', env: 'SVC_RETRY_SCHEDULE', description: 'delays between delivery attempts, e.g. 1s,2s,4s,8s,16s', apply: (text, draft) => void (draft.retrySchedule = parseDurationList(text)) },
+  {
+    flag: '--role',
+    value: '<role>',
+    env: 'SVC_ROLE',
+    defaultValue: 'all',
+    choices: ['all', 'web', 'worker'],
+    description: 'all, web (HTTP only) or worker (deliveries only)',
+    apply: (text, draft) => {
+      if (!['all', 'web', 'worker'].includes(text)) throw new Error('must be all, web or worker');
+      draft.role = text as ServerRole;
+    },
+  },
+  { flag: '--rate-limit', value: '<limit>', env: 'SVC_RATE_LIMIT', defaultValue: '30/5m', description: 'default form rate limit per IP per endpoint, requests/window', apply: (text, draft) => void (draft.rateLimit = parsePolicy(text)) },
+  { flag: '--cli-rate-limit', value: '<limit>', env: 'SVC_CLI_RATE_LIMIT', defaultValue: '600/1m', description: 'CLI API requests per token, requests/window', apply: (text, draft) => void (draft.cliRateLimit = parsePolicy(text)) },
+  { flag: '--max-json-body', value: '<size>', env: 'SVC_MAX_JSON_BODY', defaultValue: '1MiB', description: 'largest JSON submission', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, jsonBodyBytes: bytes })) },
+  { flag: '--max-files', value: '<n>', env: 'SVC_MAX_FILES', defaultValue: '10', description: 'most files in one multipart submission', apply: (text, draft) => void (draft.limits = { ...draft.limits, files: parseCount(text, 0, 1_000) }) },
+  { flag: '--max-file-size', value: '<size>', env: 'SVC_MAX_FILE_SIZE', defaultValue: '10MiB', description: 'largest file', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, fileBytes: bytes })) },
+  { flag: '--max-multipart-body', value: '<size>', env: 'SVC_MAX_MULTIPART_BODY', defaultValue: '25MiB', description: 'largest multipart submission', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, multipartBytes: bytes })) },
+  { flag: '--max-fields', value: '<n>', env: 'SVC_MAX_FIELDS', defaultValue: '200', description: 'most fields in one submission', apply: (text, draft) => void (draft.limits = { ...draft.limits, fields: parseCount(text, 1, 10_000) }) },
+  {
+    flag: '--log-level',
+    value: '<level>',
+    env: 'SVC_LOG_LEVEL',
+    defaultValue: 'info',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    description: 'fatal, error, warn, info, debug or trace',
+    apply: (text, draft) => void (draft.logLevel = text),
+  },
+  { flag: '--redis-prefix', value: '<prefix>', env: 'SVC_REDIS_PREFIX', defaultValue: 'svc:', hidden: true, description: 'prefix of every Redis key', apply: (text, draft) => void (draft.redisPrefix = text) },
+  { flag: '--idempotency-window', value: '<duration>', env: 'SVC_IDEMPOTENCY_WINDOW', defaultValue: '24h', hidden: true, description: 'how long idempotency keys are remembered', apply: (text, draft) => void (draft.idempotencyWindowMs = parseDuration(text)) },
+  { flag: '--delivery-timeout', value: '<duration>', env: 'SVC_DELIVERY_TIMEOUT', defaultValue: '10s', hidden: true, description: 'one webhook delivery attempt, connect to end of answer', apply: (text, draft) => void (draft.deliveryTimeoutMs = parseDuration(text)) },
+  { flag: '--delivery-lease', value: '<duration>', env: 'SVC_DELIVERY_LEASE', defaultValue: '60s', hidden: true, description: 'how long a worker holds a claimed delivery; timeout + 1s at least', apply: (text, draft) => void (draft.deliveryLeaseMs = parseDuration(text)) },
+  { flag: '--delivery-poll-interval', value: '<duration>', env: 'SVC_DELIVERY_POLL_INTERVAL', defaultValue: '30s', hidden: true, description: 'safety-net poll of the delivery worker', apply: (text, draft) => void (draft.deliveryPollIntervalMs = parseDuration(text)) },
+  { flag: '--delivery-concurrency', value: '<n>', env: 'SVC_DELIVERY_CONCURRENCY', defaultValue: '64', hidden: true, description: 'delivery requests in flight per process', apply: (text, draft) => void (draft.deliveryConcurrency = parseCount(text, 1, 10_000)) },
+];
+
+/** The camelCase key a flag has in a parsed command line (`--data-dir` → `dataDir`). */
+export function flagKey(flag: string): string {
+  return flag.slice(2).replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+export class ServeFlagError extends Error {
+  constructor(
+    readonly flag: string,
+    problem: string,
+  ) {
+    super(`${flag}: ${problem}`);
+  }
+}
+
+/**
+ * `svc serve`'s options from its command line and environment: for each option, the flag
+ * if given, else its environment variable, else its default. A switch given on the command
+ * line is on; its variable takes `true`/`false`. Environment-only settings
+ * (`SVC_ENCRYPTION_KEY`, `SVC_BOOTSTRAP_TOKEN`) are read here too: a key on the command line
+ * would show in `ps`.
+ */
+export function resolveServeOptions(given: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, cwd: string): ServerOptions {
+  const draft = { ...serverOptions({ dataDir: resolve(cwd, './.svc') }) } as Draft;
+  for (const option of serveFlags) {
+    const fromFlag = given[flagKey(option.flag)];
+    const text = fromFlag === true ? 'true' : typeof fromFlag === 'string' ? fromFlag : (env[option.env] ?? option.defaultValue);
+    if (text === undefined || (option.value === undefined && text === '')) continue;
+    try {
+      option.apply(text, draft, { cwd });
+    } catch (error) {
+      throw new ServeFlagError(option.flag, (error as Error).message);
+    }
+  }
+  const key = env['SVC_ENCRYPTION_KEY'];
+  if (key) {
+    try {
+      draft.encryptionKey = parseEncryptionKey(key);
+    } catch (error) {
+      throw new ServeFlagError('SVC_ENCRYPTION_KEY', (error as Error).message);
+    }
+  }
+  draft.bootstrapToken = emptyToUndefined(env['SVC_BOOTSTRAP_TOKEN'] ?? '');
+  return draft;
+}
