@@ -57,7 +57,6 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 
   try {
     await checkEncryptionKey(store, box, encryption.source);
-    const adminToken = await ensureBootstrapToken(store, options.bootstrapToken);
     const redis = options.redisUrl ? await connectRedis(options.redisUrl, logger) : null;
     if (redis) closers.push(() => redis.quit().then(() => undefined, () => redis.disconnect()));
 
@@ -109,6 +108,9 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy }, plugins);
     await app.listen({ host: options.host, port: options.port });
     closers.push(() => app.close());
+    // Only once the server listens: a first start that fails before (a port in use) must not
+    // create the one-time admin token that nobody would ever see.
+    const adminToken = await ensureBootstrapToken(store, options.bootstrapToken);
 
     const url = listenUrl(app, options.host);
     const baseUrl = stripSlash(options.baseUrl ?? url);

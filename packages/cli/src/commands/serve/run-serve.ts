@@ -23,7 +23,12 @@ export async function runServe({ options: flags, io, out }: CommandContext<Serve
   out.result(running.adminToken ? { ...ready, adminToken: running.adminToken } : ready, () => {
     const lines = [`listening on ${running.url}`];
     if (running.adminToken) {
-      lines.push('', 'Created an admin token. It is shown only this once; keep it somewhere safe:', `  ${running.adminToken}`);
+      lines.push(
+        '',
+        'Created an admin token. It is shown only this once; keep it somewhere safe:',
+        `  ${running.adminToken}`,
+        'To choose the admin token yourself instead, start with SVC_BOOTSTRAP_TOKEN=<token> (docs/server.md).',
+      );
     }
     return lines.join('\n');
   });
