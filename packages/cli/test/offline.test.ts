@@ -148,3 +148,37 @@ describe('svc usage errors exit 2', () => {
     });
   }
 });
+
+describe('svc --json for the version, help and a group without its subcommand', () => {
+  it('prints the version as one JSON document', async () => {
+    const result = await svc(['--version', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) as unknown });
+  });
+
+  it('prints the help of svc, of a group and of a command as one JSON document each', async () => {
+    const top = await svc(['--help', '--json']);
+    expect(top.code).toBe(0);
+    const topHelp = top.json<{ command: string; commands: { name: string }[] }>();
+    expect(topHelp.command).toBe('svc');
+    expect(topHelp.commands.map((command) => command.name)).toEqual(expect.arrayContaining(['serve', 'webhooks', 'open']));
+
+    const group = (await svc(['webhooks', '--help', '--json'])).json<{ command: string; commands: { name: string }[] }>();
+    expect(group.command).toBe('svc webhooks');
+    expect(group.commands.map((command) => command.name)).toEqual(expect.arrayContaining(['add', 'list', 'remove']));
+
+    const add = (await svc(['webhooks', 'add', '--help', '--json'])).json<{ usage: string; options: { flags: string }[] }>();
+    expect(add.usage).toBe('svc webhooks add [options]');
+    expect(add.options.map((option) => option.flags)).toEqual(expect.arrayContaining(['--url <url>', '--json']));
+  });
+
+  it('answers a group without its subcommand with one usage error naming the subcommands', async () => {
+    const result = await svc(['webhooks', '--json']);
+    expect(result.code).toBe(2);
+    const document = result.json<{ ok: boolean; error: { code: string; message: string } }>();
+    expect(document.ok).toBe(false);
+    expect(document.error.code).toBe('usage');
+    expect(document.error.message).toMatch(/^svc webhooks needs a subcommand: add, list/);
+    expect(result.stdout).not.toContain('outputHelp');
+  });
+});
