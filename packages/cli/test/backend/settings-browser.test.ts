@@ -62,6 +62,37 @@ describe.runIf(runs)(`the settings area in Chromium on ${backend.name}`, () => {
     expect(await page.getByRole('link', { name: 'shop' }).count()).toBe(1);
   });
 
+  it('signs in once with an `svc open` link, and refuses the same link the second time', async () => {
+    const { url: link } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
+    const fresh = await browser.newContext();
+    const tab = await fresh.newPage();
+    await tab.goto(link);
+    expect(tab.url()).toBe(url('/settings'));
+    expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Projects');
+    const other = await (await browser.newContext()).newPage();
+    const again = await other.goto(link);
+    expect(again?.status()).toBe(401);
+    expect(await other.getByRole('heading', { level: 1 }).textContent()).toBe('Sign-in link not valid');
+    await other.context().close();
+    await fresh.close();
+  });
+
+  it("keeps a workspace token's session to its workspace: another workspace's pages answer 404", async () => {
+    await createProject(cli, 'rival', 'hidden-site', { forms: [{ slug: 'contact' }] });
+    const scoped = (await cli.svc(['tokens', 'create', '--workspace', 'studio', '--json'])).json<{ secret: string }>().secret;
+    const scopedContext = await browser.newContext();
+    const tab = await scopedContext.newPage();
+    await tab.goto(url('/login'));
+    await tab.getByLabel('Token').fill(scoped);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.waitForURL(url('/settings'));
+    expect(await tab.locator('main').textContent()).not.toContain('hidden-site');
+    const answer = await tab.goto(url('/settings/rival/hidden-site'));
+    expect(answer?.status()).toBe(404);
+    expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await scopedContext.close();
+  });
+
   it('adds a webhook in the page, shows its secret once, and the CLI lists it', async () => {
     await page.goto(url(`${project}/webhooks`));
     await page.getByLabel('URL').fill(`${receiver.url}/hook`);
