@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'reliability/**/*.ts'],
+    files: ['**/*.test.ts', 'packages/testkit/**/*.ts', 'bench/**/*.ts', 'reliability/**/*.ts'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -1,14 +1,11 @@
-import { createBackend, type BackendKind } from '../../reliability/src/harness/backends.js';
-import { createForm, createWebhook, newEncryptionKey } from '../../reliability/src/harness/fixtures.js';
-import { startReceiver } from '../../reliability/src/harness/receiver.js';
-import { serverModules } from '../../reliability/src/harness/server-modules.js';
-import { sampleResident, startSvcServer, type SvcServer } from '../../reliability/src/harness/svc-server.js';
+import { type BackendName, createBackend, createForm, createWebhook, newEncryptionKey, sampleResident, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
+import { newId } from '@svc/server/testing';
 import { jsonBody } from './load-shapes.js';
 
 const deliveryFlags = ['--allow-private-targets', '--rate-limit', '1000000/1h'];
 
 export interface DeliveryLatencyFigures {
-  readonly target: BackendKind;
+  readonly target: BackendName;
   readonly samples: number;
   readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
 }
@@ -17,27 +14,27 @@ export interface DeliveryLatencyFigures {
  * Submission → first webhook attempt: one submission at a time (nothing else running), from
  * sending the POST to the delivery having fully arrived at a local receiver that answers at once.
  */
-export async function benchDeliveryLatency(kind: BackendKind, samples: number, nodeArgs: readonly string[]): Promise<DeliveryLatencyFigures> {
+export async function benchDeliveryLatency(kind: BackendName, samples: number, nodeArgs: readonly string[]): Promise<DeliveryLatencyFigures> {
   const backend = await createBackend(kind);
   const store = await backend.openStore();
-  const receiver = await startReceiver();
+  const receiver = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
-  let server: SvcServer | null = null;
+  let server: SvcProcess | null = null;
   try {
     const form = await createForm(store);
     await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    server = await startSvcServer({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey }, nodeArgs });
+    server = await startSvc({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey }, nodeArgs });
     const url = `${server.url}/api/f/${form.endpointId}`;
     const latencies: number[] = [];
     for (let i = -20; i < samples; i++) {
-      const before = receiver.arrivals.length;
-      const arrived = receiver.waitForArrivals(before + 1, 10_000);
+      const before = receiver.requests.length;
+      const arrived = receiver.waitFor(before + 1, undefined, 10_000);
       const sent = performance.now();
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': `lat-${i}` }, body: jsonBody });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`submission answered ${response.status}`);
       await arrived;
-      if (i >= 0) latencies.push(receiver.arrivals[before]!.at - sent);
+      if (i >= 0) latencies.push(receiver.requests[before]!.at - sent);
     }
     latencies.sort((a, b) => a - b);
     const pick = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
@@ -51,7 +48,7 @@ export async function benchDeliveryLatency(kind: BackendKind, samples: number, n
 }
 
 export interface DeliveryThroughputFigures {
-  readonly target: BackendKind;
+  readonly target: BackendName;
   readonly workers: number;
   readonly events: number;
   readonly deliveriesPerSecond: number;
@@ -66,13 +63,12 @@ export interface DeliveryThroughputFigures {
  * (PostgreSQL) and deliver to a local receiver that answers 204 at once. Rate = events over
  * the time from the first arrival to the last.
  */
-export async function benchDeliveryThroughput(kind: BackendKind, events: number, workers: number, nodeArgs: readonly string[]): Promise<DeliveryThroughputFigures> {
-  const { ids } = await serverModules();
+export async function benchDeliveryThroughput(kind: BackendName, events: number, workers: number, nodeArgs: readonly string[]): Promise<DeliveryThroughputFigures> {
   const backend = await createBackend(kind);
   const store = await backend.openStore();
-  const receiver = await startReceiver();
+  const receiver = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
-  const servers: SvcServer[] = [];
+  const servers: SvcProcess[] = [];
   try {
     const form = await createForm(store);
     await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
@@ -87,7 +83,7 @@ export async function benchDeliveryThroughput(kind: BackendKind, events: number,
     for (let start = 0; start < events; start += 500) {
       const now = Date.now();
       const rows = Array.from({ length: Math.min(500, events - start) }, () => ({
-        id: ids.newId('evt', now),
+        id: newId('evt', now),
         project_id: form.projectId,
         type: 'form.submission.created',
         payload,
@@ -97,15 +93,15 @@ export async function benchDeliveryThroughput(kind: BackendKind, events: number,
       await store.db.insertInto('events').values(rows).execute();
     }
     const started = await Promise.all(
-      Array.from({ length: workers }, () => startSvcServer({ args: [...backend.serverArgs, ...deliveryFlags, '--role', 'worker'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, nodeArgs })),
+      Array.from({ length: workers }, () => startSvc({ args: [...backend.serverArgs, ...deliveryFlags, '--role', 'worker'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, nodeArgs })),
     );
     servers.push(...started);
     const sampler = sampleResident(started[0]!.pid);
-    await receiver.waitForArrivals(events, 300_000);
+    await receiver.waitFor(events, undefined, 300_000);
     const peakRssBytes = await sampler.stop();
-    const first = receiver.arrivals[0]!.at;
-    const last = receiver.arrivals[events - 1]!.at;
-    return { target: kind, workers, events, deliveriesPerSecond: (events / (last - first)) * 1000, redeliveries: receiver.arrivals.length - receiver.eventIds.size, peakRssBytes };
+    const first = receiver.requests[0]!.at;
+    const last = receiver.requests[events - 1]!.at;
+    return { target: kind, workers, events, deliveriesPerSecond: (events / (last - first)) * 1000, redeliveries: receiver.requests.length - receiver.eventIds.size, peakRssBytes };
   } finally {
     for (const server of servers) await server.stop();
     await receiver.close();

@@ -1,6 +1,4 @@
-import { createBackend, type BackendKind } from '../../reliability/src/harness/backends.js';
-import { createForm } from '../../reliability/src/harness/fixtures.js';
-import { sampleResident, startSvcServer } from '../../reliability/src/harness/svc-server.js';
+import { type BackendName, createBackend, createForm, sampleResident, startSvc } from '@svc/testkit';
 import type { LoadShape } from './load-shapes.js';
 import type { LoadRunResult } from './load-runner.js';
 import { runLoadProcess, startCeilingServer } from './processes.js';
@@ -48,12 +46,12 @@ export async function benchCeiling(shape: LoadShape, settings: LoadSettings): Pr
  * raised out of the way, every request with its own idempotency key. Afterwards the stored
  * submissions are counted against the 200s.
  */
-export async function benchEndpoint(kind: BackendKind, shape: LoadShape, settings: LoadSettings): Promise<EndpointFigures> {
+export async function benchEndpoint(kind: BackendName, shape: LoadShape, settings: LoadSettings): Promise<EndpointFigures> {
   const backend = await createBackend(kind);
   const store = await backend.openStore();
   try {
     const form = await createForm(store);
-    const server = await startSvcServer({ args: [...backend.serverArgs, '--rate-limit', '1000000/1h'], nodeArgs: settings.nodeArgs });
+    const server = await startSvc({ args: [...backend.serverArgs, '--rate-limit', '1000000/1h'], nodeArgs: settings.nodeArgs });
     let figures: Awaited<ReturnType<typeof measure>>;
     try {
       figures = await measure(`${server.url}/api/f/${form.endpointId}`, server.pid, shape, settings);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { cpus, hostname, loadavg, release, totalmem } from 'node:os';
-import { repoRoot } from '../../reliability/src/harness/repo.js';
+import { repoRoot } from '@svc/testkit';
 
 export interface MachineInfo {
   readonly hostname: string;

@@ -1,7 +1,4 @@
-import { createBackend } from '../../reliability/src/harness/backends.js';
-import { createForm, createWebhook, newEncryptionKey } from '../../reliability/src/harness/fixtures.js';
-import { startReceiver } from '../../reliability/src/harness/receiver.js';
-import { startSvcServer, type SvcServer } from '../../reliability/src/harness/svc-server.js';
+import { createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { jsonBody } from './load-shapes.js';
 
 export interface SettingsPageFigures {
@@ -19,16 +16,16 @@ export interface SettingsPageFigures {
 export async function benchDeliveryLogPage(requests: number): Promise<SettingsPageFigures> {
   const backend = await createBackend('sqlite');
   const store = await backend.openStore();
-  const receiver = await startReceiver();
+  const receiver = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
   const token = `svc_bench_${Date.now().toString(36)}`;
-  let server: SvcServer | null = null;
+  let server: SvcProcess | null = null;
   try {
     const form = await createForm(store);
     const webhook = await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    server = await startSvcServer({ args: [...backend.serverArgs, '--allow-private-targets', '--rate-limit', '1000000/1h'], env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_BOOTSTRAP_TOKEN: token } });
+    server = await startSvc({ args: [...backend.serverArgs, '--allow-private-targets', '--rate-limit', '1000000/1h'], env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_BOOTSTRAP_TOKEN: token } });
     const deliveries = 60;
-    const arrived = receiver.waitForArrivals(deliveries, 30_000);
+    const arrived = receiver.waitFor(deliveries, undefined, 30_000);
     for (let i = 0; i < deliveries; i++) {
       const response = await fetch(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: jsonBody });
       await response.arrayBuffer();

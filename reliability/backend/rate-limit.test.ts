@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectBackend } from '../../test/support/backend.js';
+import { selectBackend } from '@svc/testkit';
 import { describeResult, runScenario } from '../src/scenarios/index.js';
 
 const backend = await selectBackend();

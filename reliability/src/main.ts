@@ -2,7 +2,7 @@
 // (when they answer; under CI=true they must). Prints what each scenario did and found; exits 1
 // when any found a loss, a duplicate, a 500, a crash or an SSRF. See bench/README.md.
 import { parseArgs } from 'node:util';
-import { postgresProblem, type BackendKind } from './harness/backends.js';
+import { postgresProblem, type BackendName } from '@svc/testkit';
 import type { ScenarioResult } from './harness/report.js';
 import { describeResult, runScenario, scenarioNames, type ScenarioName } from './scenarios/index.js';
 
@@ -18,8 +18,8 @@ const { values: flags } = parseArgs({
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const selected = flags.only.split(',') as ScenarioName[];
 for (const name of selected) if (!scenarioNames.includes(name)) throw new Error(`unknown scenario ${name}; choose from ${scenarioNames.join(', ')}`);
-const wanted: BackendKind[] = flags.backend === 'all' ? ['sqlite', 'postgres'] : [flags.backend as BackendKind];
-const backends: BackendKind[] = [];
+const wanted: BackendName[] = flags.backend === 'all' ? ['sqlite', 'postgres'] : [flags.backend as BackendName];
+const backends: BackendName[] = [];
 for (const backend of wanted) {
   if (backend === 'postgres') {
     const problem = await postgresProblem();

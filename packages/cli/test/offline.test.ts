@@ -4,8 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withJson, type CliResult } from './support/cli-test-server.js';
-import { runSvc } from './support/run-svc.js';
+import { type CliResult, runSvc, withJson } from '@svc/testkit';
 
 const serviceJson = `${JSON.stringify({ workspace: 'acme', project: 'site', framework: 'static', environments: { production: { branch: 'main' } } }, null, 2)}\n`;
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc } from './support/run-svc.js';
+import { runSvc } from '@svc/testkit';
 
 const validConfig = `{
   "workspace": "acme",
@@ -120,16 +120,13 @@ describe('svc validate', () => {
     expect(onlyDocument(stdout)).toMatchObject({ ok: false, errors: [{ pointer: '', message: 'expected a comma or closing brace', line: 3, column: 3 }] });
   });
 
-  it('checks a file of 1,000 forms and 1,000 hostnames quickly', async () => {
+  it('checks a file of 1,000 forms and 1,000 hostnames', async () => {
     const forms = Array.from({ length: 1000 }, (_, index) => ({ slug: `form-${index}`, name: `Form ${index}` }));
     const hostnames = Array.from({ length: 1000 }, (_, index) => `site-${index}.example.com`);
     const cwd = await project({ 'service.json': JSON.stringify({ ...baseConfig, forms, domains: { production: hostnames } }, null, 2) });
-    const started = performance.now();
+    // Its time (node's start included) is the bench's `svc validate` row.
     const { code } = await runSvc(['validate'], { cwd });
-    const elapsed = performance.now() - started;
     expect(code).toBe(0);
-    // Node's own start included, typically 200 to 300 ms; the margin is for busy test machines.
-    expect(elapsed).toBeLessThan(3000);
   });
 
   it('keeps a long error list whole through a pipe, as text and as JSON', async () => {

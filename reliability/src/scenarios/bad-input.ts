@@ -1,13 +1,10 @@
 import fc from 'fast-check';
-import { createBackend, type BackendKind } from '../harness/backends.js';
-import { createForm } from '../harness/fixtures.js';
-import { sendRaw, type RawOutcome } from '../harness/raw-http.js';
+import { type BackendName, createBackend, createForm, type RawOutcome, sendRaw, startSvc, type SvcProcess } from '@svc/testkit';
 import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
-import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
 import { fuzzCase, fuzzKinds, fuzzServerFlags, type FuzzCase, type FuzzKind } from './bad-input-cases.js';
 
 export interface BadInputOptions {
-  readonly backend: BackendKind;
+  readonly backend: BackendName;
   /** Generated requests (the issue asks for at least 10,000). */
   readonly requests: number;
   readonly concurrency: number;
@@ -42,11 +39,11 @@ export async function runBadInputScenario(options: BadInputOptions): Promise<Sce
   const problems = new ProblemList(30);
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  let server: SvcServer | null = null;
+  let server: SvcProcess | null = null;
   log(`bad input on ${options.backend}: ${options.requests} generated requests, ${options.concurrency} at a time, seed ${seed}`);
   try {
     const form = await createForm(store);
-    server = await startSvcServer({ args: [...backend.serverArgs, ...fuzzServerFlags], logLevel: 'error' });
+    server = await startSvc({ args: [...backend.serverArgs, ...fuzzServerFlags], logLevel: 'error' });
     const port = Number(new URL(server.url).port);
     const cases = fc.sample(fuzzCase(form.endpointId), { numRuns: options.requests, seed });
     const byKind = new Map<FuzzKind, Map<string, number>>(fuzzKinds.map((kind) => [kind, new Map()]));

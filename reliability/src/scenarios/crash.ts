@@ -1,12 +1,9 @@
-import { createBackend, type BackendKind } from '../harness/backends.js';
-import { createForm, createWebhook, newEncryptionKey, type FormFixture } from '../harness/fixtures.js';
-import { startReceiver, type Receiver } from '../harness/receiver.js';
+import { type BackendName, createBackend, createForm, createWebhook, type FormFixture, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
 import { delay, ProblemList, seededRandom, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
-import type { Store } from '../harness/server-modules.js';
-import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
+import type { Store } from '@svc/server';
 
 export interface CrashOptions {
-  readonly backend: BackendKind;
+  readonly backend: BackendName;
   /** How many times the server is killed with SIGKILL (the issue asks for at least 5). */
   readonly kills: number;
   /** Concurrent submitters. */
@@ -46,19 +43,19 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
   const problems = new ProblemList();
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  const receiver = await startReceiver();
+  const receiver = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
-  let server: SvcServer | null = null;
+  let server: SvcProcess | null = null;
   log(`crash on ${options.backend}: ${options.kills} kills, ${options.connections} submitters, up ${options.upMs[0]}–${options.upMs[1]} ms, seed ${seed}`);
 
   try {
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
     await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    const start = (): Promise<SvcServer> => startSvcServer({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+    const start = (): Promise<SvcProcess> => startSvc({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
 
     // Submitters wait on `up` while the server is down.
-    let markUp: (running: SvcServer) => void = () => undefined;
-    let up: Promise<SvcServer> = new Promise((resolve) => (markUp = resolve));
+    let markUp: (running: SvcProcess) => void = () => undefined;
+    let up: Promise<SvcProcess> = new Promise((resolve) => (markUp = resolve));
     const acknowledged: Acknowledged[] = [];
     const counts = { sent: 0, connectionFailures: 0, unanswered: 0, retriedKeys: 0, replayed: 0, otherStatus: 0 };
     let stopping = false;
@@ -112,7 +109,7 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
       await delay(lifetime);
       up = new Promise((resolve) => (markUp = resolve));
       await server.kill();
-      log(`  kill ${kill}/${options.kills} after ${Math.round(lifetime)} ms: ${acknowledged.length} acknowledged so far (${acknowledged.length - before} in the last life), ${receiver.arrivals.length} deliveries received`);
+      log(`  kill ${kill}/${options.kills} after ${Math.round(lifetime)} ms: ${acknowledged.length} acknowledged so far (${acknowledged.length - before} in the last life), ${receiver.requests.length} deliveries received`);
       server = await start();
       markUp(server);
     }
@@ -144,7 +141,7 @@ async function check(
   store: Store,
   form: FormFixture,
   acknowledged: readonly Acknowledged[],
-  receiver: Receiver,
+  receiver: WebhookReceiver,
   options: CrashOptions,
   problems: ProblemList,
   log: Log,
@@ -194,8 +191,8 @@ async function check(
     storedButUnacknowledged: [...stored].filter((id) => !answeredIds.has(id)).length,
     events: events.length,
     eventsDelivered: delivered,
-    deliveryRequests: receiver.arrivals.length,
-    redeliveries: receiver.arrivals.length - receiver.eventIds.size,
+    deliveryRequests: receiver.requests.length,
+    redeliveries: receiver.requests.length - receiver.eventIds.size,
     finalDrainMs: Math.round(performance.now() - waitStarted),
   };
 }

@@ -1,4 +1,4 @@
-import type { BackendKind } from '../harness/backends.js';
+import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runCrashScenario } from './crash.js';
@@ -16,7 +16,7 @@ export type RunSize = 'full' | 'bounded';
  * Every scenario with its sizes, on one backend. Sizes are configuration: the bounded run uses
  * the same code with fewer kills, rounds and requests, never shorter sleeps.
  */
-export function runScenario(name: ScenarioName, backend: BackendKind, size: RunSize, log: Log, seed?: number): Promise<ScenarioResult> {
+export function runScenario(name: ScenarioName, backend: BackendName, size: RunSize, log: Log, seed?: number): Promise<ScenarioResult> {
   const full = size === 'full';
   const instances = backend === 'postgres' ? 2 : 1;
   switch (name) {

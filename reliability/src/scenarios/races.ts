@@ -1,10 +1,8 @@
-import { createBackend, type BackendKind } from '../harness/backends.js';
-import { createForm } from '../harness/fixtures.js';
+import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
 import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
-import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
 
 export interface RaceOptions {
-  readonly backend: BackendKind;
+  readonly backend: BackendName;
   /** Servers sharing the store (more than one needs PostgreSQL). */
   readonly instances: number;
   /** Requests sent at once with one key. */
@@ -25,11 +23,11 @@ export async function runRaceScenario(options: RaceOptions): Promise<ScenarioRes
   const problems = new ProblemList();
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  const servers: SvcServer[] = [];
+  const servers: SvcProcess[] = [];
   let answers = 0;
   log(`races on ${options.backend}: ${options.rounds} rounds of ${options.concurrency} concurrent requests with one key over ${options.instances} instance(s)`);
   try {
-    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvcServer({ args: [...backend.serverArgs, '--rate-limit', '1000000/1h'] })))));
+    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--rate-limit', '1000000/1h'] })))));
     for (let round = 0; round < options.rounds; round++) {
       const form = await createForm(store);
       const key = `race-${round}-${crypto.randomUUID()}`;

@@ -1,10 +1,8 @@
-import { createBackend, type BackendKind } from '../harness/backends.js';
-import { createForm } from '../harness/fixtures.js';
+import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
 import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
-import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
 
 export interface RateLimitOptions {
-  readonly backend: BackendKind;
+  readonly backend: BackendName;
   /** Servers sharing the store and Redis (more than one needs PostgreSQL + Redis). */
   readonly instances: number;
   /** Client IPs (sent as x-forwarded-for to servers started with --trust-proxy). */
@@ -31,10 +29,10 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
   const problems = new ProblemList();
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  const servers: SvcServer[] = [];
+  const servers: SvcProcess[] = [];
   log(`rate limit on ${options.backend}: ${options.clients} IPs × ${options.endpoints} endpoints × ${options.requestsPerPair} requests over ${options.instances} instance(s)`);
   try {
-    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvcServer({ args: [...backend.serverArgs, '--trust-proxy'] })))));
+    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--trust-proxy'] })))));
     const forms = await Promise.all(Array.from({ length: options.endpoints }, () => createForm(store)));
     const jobs: { client: string; form: (typeof forms)[number]; n: number }[] = [];
     for (let c = 0; c < options.clients; c++) {

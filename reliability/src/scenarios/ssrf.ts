@@ -1,15 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createBackend, type BackendKind } from '../harness/backends.js';
-import { createForm, createWebhook, newEncryptionKey, type FormFixture } from '../harness/fixtures.js';
-import { startReceiver } from '../harness/receiver.js';
+import { type BackendName, createBackend, createForm, createWebhook, type FormFixture, newEncryptionKey, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { delay, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
-import type { Store } from '../harness/server-modules.js';
-import { startSvcServer, type SvcServer } from '../harness/svc-server.js';
+import type { Store } from '@svc/server';
 
 export interface SsrfOptions {
-  readonly backend: BackendKind;
+  readonly backend: BackendName;
   /** How long each delivery has to be attempted and refused. */
   readonly waitMs: number;
   readonly log?: Log;
@@ -72,10 +69,10 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
   const problems = new ProblemList();
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  const target = await startReceiver();
-  const redirector = await startReceiver();
+  const target = await startReceiver({ keepBodies: false });
+  const redirector = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
-  const servers: SvcServer[] = [];
+  const servers: SvcProcess[] = [];
   const facts: Record<string, number> = {};
   log(`ssrf on ${options.backend}`);
   try {
@@ -109,7 +106,7 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
     for (const [name, entry] of Object.entries(table)) guardedTargets.set((await webhook(entry.url, false)).id, `${entry.url} (${name} → ${entry.addresses.join(', ')})`);
     const preload = join(backend.dataDir, 'fake-dns.mjs');
     await writeFile(preload, fakeResolverSource);
-    const guarded = await startSvcServer({
+    const guarded = await startSvc({
       args: [...backend.serverArgs, ...deliveryFlags],
       env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_RELIABILITY_FAKE_DNS: JSON.stringify(Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, entry.addresses]))) },
       nodeArgs: ['--import', pathToFileURL(preload).href],
@@ -122,27 +119,27 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
     await stopAll(servers, problems);
 
     // 3. Redirects are not followed, even by a server that allows private targets.
-    redirector.answer(() => ({ status: 302, location: `${target.url}/hook` }));
-    const metadataRedirector = await startReceiver();
-    metadataRedirector.answer(() => ({ status: 307, location: 'http://169.254.169.254/latest/meta-data/' }));
+    redirector.respond(() => ({ status: 302, headers: { location: `${target.url}/hook` } }));
+    const metadataRedirector = await startReceiver({ keepBodies: false });
+    metadataRedirector.respond(() => ({ status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }));
     try {
       const redirects = new Map<string, string>([
         [(await webhookFor(redirectForm, `${redirector.url}/hook`, true)).id, `${redirector.url} → 302 to the loopback receiver`],
         [(await webhookFor(redirectForm, `${metadataRedirector.url}/hook`, true)).id, `${metadataRedirector.url} → 307 to the metadata address`],
       ]);
-      const lenient = await startSvcServer({ args: [...backend.serverArgs, ...deliveryFlags, '--allow-private-targets'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+      const lenient = await startSvc({ args: [...backend.serverArgs, ...deliveryFlags, '--allow-private-targets'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
       servers.push(lenient);
       await submit(lenient, redirectForm);
       const notFollowed = await expectRedirectsNotFollowed(store, redirects, options.waitMs, problems);
       facts['redirectsNotFollowed'] = notFollowed;
-      facts['redirectAttempts'] = redirector.arrivals.length + metadataRedirector.arrivals.length;
+      facts['redirectAttempts'] = redirector.requests.length + metadataRedirector.requests.length;
       log(`  redirects: ${notFollowed} of ${redirects.size} not followed (${facts['redirectAttempts']} attempts answered with a redirect)`);
       await stopAll(servers, problems);
     } finally {
       await metadataRedirector.close();
     }
-    facts['requestsThatReachedTheLoopbackReceiver'] = target.arrivals.length;
-    if (target.arrivals.length > 0) problems.add(`SSRF: the loopback receiver got ${target.arrivals.length} request(s): ${target.arrivals.map((arrival) => arrival.headers.host).join(', ')}`);
+    facts['requestsThatReachedTheLoopbackReceiver'] = target.requests.length;
+    if (target.requests.length > 0) problems.add(`SSRF: the loopback receiver got ${target.requests.length} request(s): ${target.requests.map((arrival) => arrival.headers.host).join(', ')}`);
     return { scenario: 'ssrf', backend: options.backend, durationMs: performance.now() - started, facts, problems: problems.list() };
   } finally {
     for (const server of servers) await server.kill();
@@ -153,12 +150,12 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
   }
 }
 
-async function submit(server: SvcServer, form: FormFixture): Promise<void> {
+async function submit(server: SvcProcess, form: FormFixture): Promise<void> {
   const response = await fetch(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' });
   if (response.status !== 200) throw new Error(`the probe submission answered ${response.status}`);
 }
 
-async function stopAll(servers: SvcServer[], problems: ProblemList): Promise<void> {
+async function stopAll(servers: SvcProcess[], problems: ProblemList): Promise<void> {
   for (const server of servers.splice(0)) {
     const exit = await server.stop();
     if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);

@@ -1,12 +1,9 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { request } from '../../../../test/support/http.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
+import { type CliTestServer, request, selectBackend, startCliTestServer, startSvc, type SvcProcess } from '@svc/testkit';
 import { generateToken, hashToken } from '../../../server/src/auth/token-secrets.js';
 import { insertToken } from '../../../server/src/store/queries/tokens.js';
 import type { Store } from '../../../server/src/store/store.js';
-import { startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
 
 const backend = await selectBackend();
 

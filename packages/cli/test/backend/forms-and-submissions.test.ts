@@ -2,9 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { postJson, request } from '../../../../test/support/http.js';
-import { createProject, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
+import { type CliTestServer, createProject, postJson, request, selectBackend, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 

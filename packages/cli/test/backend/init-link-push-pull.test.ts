@@ -2,9 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { postJson } from '../../../../test/support/http.js';
-import { createProject, serviceJson, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
+import { type CliTestServer, createProject, postJson, selectBackend, serviceJson, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 

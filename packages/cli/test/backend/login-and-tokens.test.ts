@@ -2,8 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
+import { type CliTestServer, selectBackend, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 

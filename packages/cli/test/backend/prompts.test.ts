@@ -2,9 +2,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { createProject, serviceJson, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
-import { runSvcOnTerminal, terminalAvailable } from '../support/run-svc-on-terminal.js';
+import { type CliTestServer, createProject, runSvcOnTerminal, selectBackend, serviceJson, startCliTestServer, terminalAvailable } from '@svc/testkit';
 
 const backend = await selectBackend();
 if (!terminalAvailable) console.warn('\n  ⚠ skipping the prompt tests: util-linux `script` is not installed\n');

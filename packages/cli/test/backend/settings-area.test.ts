@@ -1,8 +1,6 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { PageSession } from '../../../../test/support/page-session.js';
-import { createProject, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
+import { type CliTestServer, createProject, PageSession, selectBackend, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 

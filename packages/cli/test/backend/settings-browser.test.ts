@@ -2,10 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { browserAvailable, launchBrowser, seriousAccessibilityViolations } from '../../../../test/support/browser.js';
-import { createProject, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { browserAvailable, type CliTestServer, createProject, failOnFailPath, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -25,7 +22,7 @@ describe.runIf(runs)(`the settings area in Chromium on ${backend.name}`, () => {
 
   beforeAll(async () => {
     cli = await startCliTestServer(['--allow-private-targets', '--retry-schedule', '100ms,100ms,100ms,100ms,100ms', '--delivery-poll-interval', '300ms']);
-    receiver = await startWebhookReceiver();
+    receiver = await startReceiver(failOnFailPath);
     directory = await createProject(cli, 'studio', 'shop', { forms: [{ slug: 'contact', name: 'Contact' }] });
     formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
     browser = await launchBrowser();

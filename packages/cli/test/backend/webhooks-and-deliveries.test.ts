@@ -1,10 +1,7 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { postJson } from '../../../../test/support/http.js';
+import { type CliTestServer, createProject, failOnFailPath, postJson, selectBackend, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
 import { verify } from '../../../webhooks/src/index.js';
-import { createProject, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const backend = await selectBackend();
 
@@ -28,7 +25,7 @@ describe.runIf(backend.available)(`svc webhooks and svc deliveries on ${backend.
 
   beforeAll(async () => {
     cli = await startCliTestServer(['--allow-private-targets']);
-    receiver = await startWebhookReceiver();
+    receiver = await startReceiver(failOnFailPath);
     directory = await createProject(cli, 'hooks', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
     formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
   });
@@ -56,7 +53,7 @@ describe.runIf(backend.available)(`svc webhooks and svc deliveries on ${backend.
     expect(delivery.path).toBe('/hook');
     expect(delivery.headers['x-service-event']).toBe('form.submission.created');
     expect(() => verify(delivery.body, delivery.headers['x-service-signature'] as string, secret!)).not.toThrow();
-    expect(JSON.parse(delivery.body)).toMatchObject({
+    expect(JSON.parse(delivery.body.toString('utf8'))).toMatchObject({
       type: 'form.submission.created',
       workspace: 'hooks',
       project: 'site',

@@ -2,10 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectBackend } from '../../../../test/support/backend.js';
-import { postJson } from '../../../../test/support/http.js';
-import { createProject, serviceJson, startCliTestServer, type CliTestServer } from '../support/cli-test-server.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { type CliTestServer, createProject, failOnFailPath, postJson, selectBackend, serviceJson, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
 
 const backend = await selectBackend();
 
@@ -27,7 +24,7 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
 
   beforeAll(async () => {
     cli = await startCliTestServer(['--allow-private-targets']);
-    receiver = await startWebhookReceiver();
+    receiver = await startReceiver(failOnFailPath);
     directoryB = await createProject(cli, 'team-b', 'site', { forms: [{ slug: 'contact' }] });
     const formB = (await cli.svc(['forms', 'list', '--json'], { cwd: directoryB })).json<{ forms: { url: string }[] }>().forms[0]!;
     await postJson(formB.url, { email: 'b@example.com' });

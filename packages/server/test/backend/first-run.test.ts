@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { startSvc, svcBin } from '../../../../test/support/svc-process.js';
+import { createTestEnvironment, selectBackend, startSvc, svcBin, type TestEnvironment } from '@svc/testkit';
 
 const backend = await selectBackend();
 

@@ -1,35 +1,19 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm, type FormFixture } from '../../../../test/support/fixtures.js';
-import { postJson, postRaw, request } from '../../../../test/support/http.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
-import type { Store } from '../../src/store/store.js';
+import { describe, expect, it } from 'vitest';
+import { useBackendSuite } from '@svc/testkit/vitest';
+import { createForm, type FormFixture, postJson, postRaw, request, selectBackend, } from '@svc/testkit';
 
 const backend = await selectBackend();
 
 describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
-  let environment: TestEnvironment;
-  let server: SvcProcess;
-  let store: Store;
+  const suite = useBackendSuite({ args: ['--trust-proxy', '--max-file-size', '64KiB', '--max-files', '3', '--max-fields', '20', '--max-multipart-body', '150KiB'] });
 
-  beforeAll(async () => {
-    environment = await createTestEnvironment();
-    store = await environment.openStore();
-    server = await startSvc({ args: [...environment.serverArgs, '--trust-proxy', '--max-file-size', '64KiB', '--max-files', '3', '--max-fields', '20', '--max-multipart-body', '150KiB'] });
-  });
-  afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-    await store?.close();
-    await environment?.cleanup();
-  });
-
-  const formUrl = (form: FormFixture) => `${server.url}/api/f/${form.endpointId}`;
-  const submissions = (form: FormFixture) => store.db.selectFrom('submissions').selectAll().where('form_id', '=', form.formId).execute();
-  const events = (form: FormFixture) => store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
+  const formUrl = (form: FormFixture) => `${suite.server.url}/api/f/${form.endpointId}`;
+  const submissions = (form: FormFixture) => suite.store.db.selectFrom('submissions').selectAll().where('form_id', '=', form.formId).execute();
+  const events = (form: FormFixture) => suite.store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
 
   it('accepts a JSON submission and stores it with its form.submission.created event', async () => {
-    const form = await createForm(store, { slug: 'contact', name: 'Contact' });
+    const form = await createForm(suite.store, { slug: 'contact', name: 'Contact' });
     const answer = await postJson(formUrl(form), { name: 'Ada', email: 'ada@example.com', message: 'Hello' });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ ok: true, id: expect.stringMatching(/^sub_/) });
@@ -56,7 +40,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('routes a honeypot submission to spam silently, with an answer shaped like an accepted one', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const accepted = await postJson(formUrl(form), { email: 'a@example.com' });
     const spam = await postJson(formUrl(form), { email: 'b@example.com' }, { 'x-service-honeypot': '' });
     expect(spam.status).toBe(200);
@@ -70,7 +54,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('returns the original submission for a repeated idempotency key, even with another body', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const key = crypto.randomUUID();
     const first = await postJson(formUrl(form), { message: 'one' }, { 'idempotency-key': key });
     const second = await postJson(formUrl(form), { message: 'two' }, { 'idempotency-key': key });
@@ -85,13 +69,13 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(await submissions(form)).toHaveLength(1);
     expect(await events(form)).toHaveLength(1);
 
-    const otherForm = await createForm(store);
+    const otherForm = await createForm(suite.store);
     const elsewhere = await postJson(formUrl(otherForm), { message: 'one' }, { 'idempotency-key': key });
     expect((elsewhere.body as { id: string }).id).not.toBe((first.body as { id: string }).id);
   });
 
   it('makes one record and one event from 20 concurrent requests with one idempotency key', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const key = crypto.randomUUID();
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => postJson(formUrl(form), { attempt: i }, { 'idempotency-key': key })));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
@@ -102,7 +86,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('refuses an empty idempotency key or one longer than 255 characters, and accepts one of 255', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const empty = await postRaw(formUrl(form), '{}', { 'content-type': 'application/json', 'idempotency-key': '' });
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
@@ -114,7 +98,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 422 with one entry per invalid field for a malformed email, and stores nothing', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     for (const email of ['not-an-email', '', 'a@b', 42, ['ok@example.com', 'nope']]) {
       const answer = await postJson(formUrl(form), { name: 'x', email });
       expect(answer.status, JSON.stringify(email)).toBe(422);
@@ -126,18 +110,18 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 404 for an unknown endpoint id and for the planned /v1 API', async () => {
-    const unknown = await postJson(`${server.url}/api/f/doesnotexist`, { a: 1 });
+    const unknown = await postJson(`${suite.server.url}/api/f/doesnotexist`, { a: 1 });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ ok: false, error: 'not_found' });
     for (const [method, path] of [['GET', '/v1/projects'], ['POST', '/v1/projects'], ['GET', '/v1/requests'], ['GET', '/v1/audit-log'], ['POST', '/v1/projects/x/promote']] as const) {
-      const answer = await request(`${server.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const answer = await request(`${suite.server.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
       expect(answer.status, path).toBe(404);
       expect(answer.body).toEqual({ ok: false, error: 'not_found' });
     }
   });
 
   it('answers 415 for content types other than JSON and multipart', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const types: Record<string, string>[] = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/xml' }, {}];
     for (const headers of types) {
       // fetch labels a string body text/plain itself; bytes go without a content type.
@@ -150,7 +134,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 400 for malformed JSON and JSON that is not an object', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     for (const body of ['{"a":', '[1,2]', '"text"', 'null', '42', '', '{"__proto__":{"x":1}}', `{"deep":${'['.repeat(100)}${']'.repeat(100)}}`]) {
       const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
       expect(answer.status, body.slice(0, 20)).toBe(400);
@@ -161,7 +145,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 413 for a JSON body over 1 MiB and accepts one just under it', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const over = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' });
     expect(over.status).toBe(413);
     expect(over.body).toEqual({ ok: false, error: 'payload_too_large' });
@@ -172,7 +156,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 405 for other methods on the endpoint path', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       const answer = await request(formUrl(form), { method });
       expect(answer.status, method).toBe(405);
@@ -182,7 +166,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers CORS preflights from any origin and exposes the rate-limit headers', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const preflight = await request(formUrl(form), {
       method: 'OPTIONS',
       headers: { origin: 'https://client.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key, x-service-honeypot' },
@@ -201,7 +185,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('accepts multipart fields and files, storing each file once by its content hash', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const cv = new Uint8Array(40_000).map((_, i) => i % 251);
     const body = new FormData();
     body.append('name', 'Grace');
@@ -222,7 +206,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       { field: 'cv', name: 'passwd.pdf', size: cv.length, contentType: 'application/pdf', sha256 },
       { field: 'copy', name: 'copy.pdf', size: cv.length, contentType: 'application/pdf', sha256 },
     ]);
-    const stored = await store.files.open(sha256);
+    const stored = await suite.store.files.open(sha256);
     const chunks: Buffer[] = [];
     for await (const chunk of stored!) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(Buffer.from(cv))).toBe(true);
@@ -231,7 +215,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('validates the email field of multipart submissions too', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const body = new FormData();
     body.append('email', 'nope');
     const answer = await request(formUrl(form), { method: 'POST', body });
@@ -240,7 +224,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('answers 413 and stores nothing when a multipart submission is over a limit', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const file = (bytes: number) => new Blob([new Uint8Array(bytes).fill(7)]);
     const cases: [string, FormData][] = [];
     const bigFile = new FormData();
@@ -261,11 +245,11 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       expect(answer.body, name).toEqual({ ok: false, error: 'payload_too_large' });
     }
     expect(await submissions(form)).toHaveLength(0);
-    expect(await store.files.open(createHash('sha256').update(new Uint8Array(60 * 1024).fill(7)).digest('hex'))).toBeNull();
+    expect(await suite.store.files.open(createHash('sha256').update(new Uint8Array(60 * 1024).fill(7)).digest('hex'))).toBeNull();
   });
 
   it('answers 400 for a malformed multipart body', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const broken = '--XYZ\r\ncontent-disposition: form-data; name="a"\r\n\r\nvalue';
     for (const [type, body] of [['multipart/form-data; boundary=XYZ', broken], ['multipart/form-data', 'whatever'], [`multipart/form-data; boundary=${'b'.repeat(300)}`, 'x']]) {
       const answer = await postRaw(formUrl(form), body!, { 'content-type': type! });
@@ -276,7 +260,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('limits each client IP per endpoint to 30 requests per 5 minutes, with RateLimit headers on every answer', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const ip = { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
     for (let i = 1; i <= 30; i++) {
       const answer = await postJson(formUrl(form), { i }, ip);
@@ -293,13 +277,13 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
 
     // Another client IP, and the same IP on another endpoint, have their own counts.
     expect((await postJson(formUrl(form), {}, { 'x-forwarded-for': '203.0.113.8' })).status).toBe(200);
-    const other = await createForm(store);
+    const other = await createForm(suite.store);
     expect((await postJson(formUrl(other), {}, ip)).status).toBe(200);
     expect(await submissions(form)).toHaveLength(31);
   });
 
   it('applies a per-form rate limit instead of the default', async () => {
-    const form = await createForm(store, { rateLimit: { max: 2, windowSeconds: 60 } });
+    const form = await createForm(suite.store, { rateLimit: { max: 2, windowSeconds: 60 } });
     const ip = { 'x-forwarded-for': '198.51.100.1' };
     expect((await postJson(formUrl(form), {}, ip)).status).toBe(200);
     const second = await postJson(formUrl(form), {}, ip);
@@ -311,22 +295,22 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
   });
 
   it('records the first x-forwarded-for hop as the client IP behind a trusted proxy', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     await postJson(formUrl(form), {}, { 'x-forwarded-for': '192.0.2.44, 10.1.1.1', 'user-agent': 'test-agent/1' });
     const [row] = await submissions(form);
     expect(row).toMatchObject({ client_ip: '192.0.2.44', user_agent: 'test-agent/1' });
   });
 
   it('serves health, metrics and the service.json schema', async () => {
-    const health = await request(`${server.url}/healthz`);
+    const health = await request(`${suite.server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ ok: true, checks: { database: 'ok' } });
 
-    const schema = await request(`${server.url}/schema/service.json`);
+    const schema = await request(`${suite.server.url}/schema/service.json`);
     expect(schema.status).toBe(200);
     expect(schema.body).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#' });
 
-    const metrics = await request(`${server.url}/metrics`);
+    const metrics = await request(`${suite.server.url}/metrics`);
     expect(metrics.text).toMatch(/svc_http_requests_total\{route="\/api\/f\/:id",method="POST",status="200"\} \d+/);
     expect(metrics.text).toMatch(/svc_http_requests_total\{route="\/api\/f\/:id",method="POST",status="429"\} \d+/);
     expect(metrics.text).toMatch(/svc_form_submissions_total\{state="inbox"\} \d+/);

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm } from '../../../../test/support/fixtures.js';
-import { postJson } from '../../../../test/support/http.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
+import { createForm, createTestEnvironment, postJson, selectBackend, startSvc, type SvcProcess, type TestEnvironment } from '@svc/testkit';
 import type { Store } from '../../src/store/store.js';
 
 const backend = await selectBackend();

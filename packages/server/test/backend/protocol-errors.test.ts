@@ -1,9 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm, type FormFixture } from '../../../../test/support/fixtures.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
-import type { Store } from '../../src/store/store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBackendSuite } from '@svc/testkit/vitest';
+import { createForm, type FormFixture, selectBackend } from '@svc/testkit';
 
 const backend = await selectBackend();
 
@@ -45,26 +43,16 @@ function answers(text: string): { status: number; body: unknown }[] {
 // Regressions found by the bad-input fuzzer (reliability/src/scenarios/bad-input.ts): requests
 // refused before any route ran got Fastify's own bodies, an undocumented status, or no answer.
 describe.runIf(backend.available)(`requests refused before routing on ${backend.name}`, () => {
-  let environment: TestEnvironment;
-  let server: SvcProcess;
-  let store: Store;
+  const suite = useBackendSuite();
   let form: FormFixture;
 
   beforeAll(async () => {
-    environment = await createTestEnvironment();
-    store = await environment.openStore();
-    form = await createForm(store);
-    server = await startSvc({ args: environment.serverArgs });
-  });
-  afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-    await store?.close();
-    await environment?.cleanup();
+    form = await createForm(suite.store);
   });
 
   const post = (extraHeaders: string, body = '{"a":1}', path = `/api/f/${form.endpointId}`) =>
     `POST ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\n${extraHeaders}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  const stored = () => store.db.selectFrom('submissions').select('id').where('form_id', '=', form.formId).execute();
+  const stored = () => suite.store.db.selectFrom('submissions').select('id').where('form_id', '=', form.formId).execute();
 
   it.each([
     ['a CR inside a header value', 'idempotency-key: a\rx-injected: 1\r\n'],
@@ -72,48 +60,48 @@ describe.runIf(backend.available)(`requests refused before routing on ${backend.
     ['content-length and transfer-encoding together', 'transfer-encoding: chunked\r\n'],
     ['an invalid content-length', 'content-length: -1\r\n'],
   ])('answers 400 invalid_body for %s', async (_name, header) => {
-    const [answer, ...more] = answers(await sendRaw(server.url, post(header)));
+    const [answer, ...more] = answers(await sendRaw(suite.server.url, post(header)));
     expect(answer).toEqual({ status: 400, body: { ok: false, error: 'invalid_body' } });
     expect(more).toEqual([]);
   });
 
   it('answers 400 invalid_body for malformed chunks', async () => {
     const text = `POST /api/f/${form.endpointId} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{"a":1}\r\n0\r\n\r\n`;
-    expect(answers(await sendRaw(server.url, text))).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
+    expect(answers(await sendRaw(suite.server.url, text))).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
   });
 
   it('answers 413 payload_too_large for headers over the limit', async () => {
-    expect(answers(await sendRaw(server.url, post(`x-big: ${'b'.repeat(20_000)}\r\n`)))).toEqual([{ status: 413, body: { ok: false, error: 'payload_too_large' } }]);
+    expect(answers(await sendRaw(suite.server.url, post(`x-big: ${'b'.repeat(20_000)}\r\n`)))).toEqual([{ status: 413, body: { ok: false, error: 'payload_too_large' } }]);
   });
 
   it('answers 404 not_found for a path that cannot be decoded or an id longer than any', async () => {
     for (const method of ['POST', 'PROPFIND']) {
       const text = `${method} /api/f/%zz HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
-      expect(answers(await sendRaw(server.url, text)), method).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
+      expect(answers(await sendRaw(suite.server.url, text)), method).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
     }
-    expect(answers(await sendRaw(server.url, post('', '{}', `/api/f/${'x'.repeat(250)}`)))).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
+    expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${'x'.repeat(250)}`)))).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
   });
 
   it('answers 404 not_found for endpoint ids with bytes no id has (PostgreSQL refuses NUL in text)', async () => {
     for (const id of [`${form.endpointId}%00`, `${form.endpointId}%C3%A9`, '%00', `${form.endpointId}%20`]) {
-      expect(answers(await sendRaw(server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
+      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
     }
   });
 
   it('answers CONNECT with 405 method_not_allowed instead of closing the connection', async () => {
     const text = `CONNECT /api/f/${form.endpointId} HTTP/1.1\r\nhost: x\r\n\r\n`;
-    expect(answers(await sendRaw(server.url, text))).toEqual([{ status: 405, body: { ok: false, error: 'method_not_allowed' } }]);
+    expect(answers(await sendRaw(suite.server.url, text))).toEqual([{ status: 405, body: { ok: false, error: 'method_not_allowed' } }]);
   });
 
   it('handles a request with an unknown expectation instead of answering 417', async () => {
-    const [answer] = answers(await sendRaw(server.url, post('expect: something-else\r\n')));
+    const [answer] = answers(await sendRaw(suite.server.url, post('expect: something-else\r\n')));
     expect(answer).toEqual({ status: 200, body: { ok: true, id: expect.stringMatching(/^sub_/) } });
   });
 
   it('answers a request before refusing the malformed bytes pipelined after it', async () => {
     const before = (await stored()).length;
     const valid = post('').replace('connection: close\r\n', '');
-    const found = answers(await sendRaw(server.url, `${valid}GARBAGE \u0001\r\n\r\n`));
+    const found = answers(await sendRaw(suite.server.url, `${valid}GARBAGE \u0001\r\n\r\n`));
     expect(found).toEqual([
       { status: 200, body: { ok: true, id: expect.stringMatching(/^sub_/) } },
       { status: 400, body: { ok: false, error: 'invalid_body' } },
@@ -125,10 +113,10 @@ describe.runIf(backend.available)(`requests refused before routing on ${backend.
     const before = (await stored()).length;
     const head = `POST /api/f/${form.endpointId} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: multipart/form-data; boundary=abc\r\n`;
     for (const framing of ['content-length: 0\r\n\r\n', 'transfer-encoding: chunked\r\n\r\n0\r\n\r\n', '\r\n']) {
-      expect(answers(await sendRaw(server.url, head + framing)), framing).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
+      expect(answers(await sendRaw(suite.server.url, head + framing)), framing).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
     }
     // The closing delimiter alone is an empty form, as a browser sends it.
-    const empty = answers(await sendRaw(server.url, `${head}content-length: 9\r\n\r\n--abc--\r\n`));
+    const empty = answers(await sendRaw(suite.server.url, `${head}content-length: 9\r\n\r\n--abc--\r\n`));
     expect(empty).toEqual([{ status: 200, body: { ok: true, id: expect.stringMatching(/^sub_/) } }]);
     expect(await stored()).toHaveLength(before + 1);
   });

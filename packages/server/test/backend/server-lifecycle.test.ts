@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm } from '../../../../test/support/fixtures.js';
-import { postJson, request } from '../../../../test/support/http.js';
-import { startSvc, svcBin } from '../../../../test/support/svc-process.js';
+import { createForm, createTestEnvironment, postJson, request, selectBackend, startSvc, svcBin, type TestEnvironment } from '@svc/testkit';
 import { spawn } from 'node:child_process';
 import type { Store } from '../../src/store/store.js';
 

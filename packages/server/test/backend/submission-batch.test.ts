@@ -1,7 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm } from '../../../../test/support/fixtures.js';
+import { createForm, createTestEnvironment, selectBackend, type TestEnvironment } from '@svc/testkit';
 import { prepareSubmission } from '../../src/forms/prepare-submission.js';
 import { SubmissionWriter } from '../../src/forms/submission-writer.js';
 import { findFormByEndpointId, type ResolvedForm } from '../../src/store/queries/forms.js';

@@ -1,11 +1,6 @@
 import { parseSignatureHeader, verify } from '@svc/webhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm, type FormFixture } from '../../../../test/support/fixtures.js';
-import { postJson } from '../../../../test/support/http.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
-import { adminPrincipal, newEncryptionKey, operationContext } from '../../../../test/support/webhook-operations.js';
-import { eventually, startReceiver, type Responder, type WebhookReceiver } from '../../../../test/support/webhook-receiver.js';
+import { adminPrincipal, createForm, createTestEnvironment, eventually, type FormFixture, newEncryptionKey, operationContext, postJson, type Responder, selectBackend, startReceiver, startSvc, type SvcProcess, type TestEnvironment, type WebhookReceiver } from '@svc/testkit';
 import { getDelivery, resendDelivery } from '../../src/operations/deliveries.js';
 import { createWebhook, disableWebhook, rotateWebhookSecret, testWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
@@ -69,16 +64,15 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
       `${count} dispatched events`,
     );
 
-  it('delivers a submission within a second, signed, with the documented headers', async () => {
+  it('delivers a submission, signed, with the documented headers', async () => {
     const form = await createForm(store, { slug: 'contact', name: 'Contact' });
     const target = await receiver();
     const { webhook, secret } = await webhookFor(form, target, ['form.*']);
 
-    const submittedAt = Date.now();
+    // How soon it arrives is measured by the bench (submission → first attempt), not here.
     const answer = await submit(form, { name: 'Ada', email: 'ada@example.com' });
     expect(answer.status).toBe(200);
     const [request] = await target.waitFor(1);
-    expect(request!.receivedAt - submittedAt).toBeLessThan(1_000);
 
     const [event] = await store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
     expect(request!.method).toBe('POST');

@@ -1,10 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm } from '../../../../test/support/fixtures.js';
-import { startSvc } from '../../../../test/support/svc-process.js';
-import { adminPrincipal, newEncryptionKey, operationContext } from '../../../../test/support/webhook-operations.js';
+import { adminPrincipal, createForm, createTestEnvironment, newEncryptionKey, operationContext, selectBackend, startSvc, type TestEnvironment } from '@svc/testkit';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { Store } from '../../src/store/store.js';
 import { encryptionKeyFileName, parseEncryptionKey } from '../../src/webhooks/encryption-key.js';

@@ -1,8 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm, type FormFixture } from '../../../../test/support/fixtures.js';
-import { adminPrincipal, newEncryptionKey, operationContext } from '../../../../test/support/webhook-operations.js';
+import { adminPrincipal, createForm, createTestEnvironment, type FormFixture, newEncryptionKey, operationContext, selectBackend, type TestEnvironment } from '@svc/testkit';
 import { newId } from '../../src/ids.js';
 import type { OperationContext, Principal } from '../../src/operations/context.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../src/operations/deliveries.js';

@@ -1,11 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, selectBackend, type TestEnvironment } from '../../../../test/support/backend.js';
-import { createForm } from '../../../../test/support/fixtures.js';
-import { postJson } from '../../../../test/support/http.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
-import { adminPrincipal, newEncryptionKey, operationContext } from '../../../../test/support/webhook-operations.js';
-import { eventually, startReceiver, type WebhookReceiver } from '../../../../test/support/webhook-receiver.js';
+import { adminPrincipal, createForm, createTestEnvironment, eventually, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, startSvc, type SvcProcess, type TestEnvironment, type WebhookReceiver } from '@svc/testkit';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import type { Store } from '../../src/store/store.js';

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { svcBin } from './run-svc.js';
+import { svcBin } from './repo.js';
 
 /** Whether util-linux `script` can give `svc` a pseudo-terminal here. */
 export const terminalAvailable = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
-export interface Answer {
+export interface PromptAnswer {
   /** Text of the question to wait for (in the output with escape sequences removed). */
   readonly question: string;
   /** What to type once it is shown: `\r` is Enter, `\u001b[B` the down arrow, `\u0003` Ctrl-C. */
@@ -28,7 +28,7 @@ const escapes = new RegExp(`${escape}\\[[0-9;?]*[A-Za-z]|${escape}[78=>]|\\r`, '
  */
 export function runSvcOnTerminal(
   args: readonly string[],
-  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; answers: readonly Answer[]; timeoutMs?: number },
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; answers: readonly PromptAnswer[]; timeoutMs?: number },
 ): Promise<TerminalResult> {
   const quoted = [process.execPath, svcBin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
   const env: NodeJS.ProcessEnv = {};

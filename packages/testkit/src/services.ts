@@ -5,7 +5,7 @@ import pg from 'pg';
 /**
  * The PostgreSQL and Redis servers the test suites, the reliability scenarios and the
  * benchmarks use, and scratch databases and key prefixes on them. No server code: shared by
- * test/support/backend.ts (under Vitest) and this harness (compiled).
+ * the tests (under Vitest), the reliability harness and the bench (compiled).
  */
 export const adminDatabaseUrl = process.env['SVC_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const redisUrl = process.env['SVC_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

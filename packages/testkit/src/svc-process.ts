@@ -3,65 +3,68 @@ import { readFile } from 'node:fs/promises';
 import { svcBin } from './repo.js';
 
 /** A running `svc serve --json --port 0` child process. */
-export interface SvcServer {
+export interface SvcProcess {
+  /** Where it listens, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
+  /** The admin token a first start printed, if it printed one. */
+  readonly adminToken: string | undefined;
   readonly pid: number;
   readonly child: ChildProcess;
-  /** The last 64 KiB of what the process wrote to stderr (its log). */
+  /** Everything the process wrote so far (the last 256 KiB of stderr, its log). */
+  output(): { stdout: string; stderr: string };
   stderr(): string;
-  /** SIGTERM, then the exit code once it has drained and exited. */
+  /** True while the process has not exited. */
+  alive(): boolean;
+  /** SIGTERM, then the exit code once the process has drained and exited. */
   stop(): Promise<number | null>;
   /** SIGKILL: no chance to clean up. */
   kill(): Promise<void>;
-  /** True while the process has not exited. */
-  alive(): boolean;
 }
 
-export interface SvcServerOptions {
-  /** Flags after `serve` (backend, limits, delivery settings…). */
+export interface StartOptions {
+  /** Flags after `serve` (the backend's flags, limits, delivery settings…). */
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
-  /** Flags for node itself, e.g. `--cpu-prof`, `--cpu-prof-dir=…`. */
+  readonly cwd?: string;
+  /** Flags for node itself, e.g. `--cpu-prof`. */
   readonly nodeArgs?: readonly string[];
   readonly logLevel?: string;
   readonly readyTimeoutMs?: number;
 }
 
-const keptLog = 64 * 1024;
+const keptLog = 256 * 1024;
 
-/** Starts `svc serve` and resolves once it prints its listening line. */
-export function startSvcServer(options: SvcServerOptions = {}): Promise<SvcServer> {
-  const child = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), svcBin, 'serve', '--json', '--port', '0', '--log-level', options.logLevel ?? 'warn', ...(options.args ?? [])],
-    { env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** Starts the real `svc serve` (packages/cli/dist: build first) and resolves once it prints its listening line. */
+export function startSvc(options: StartOptions = {}): Promise<SvcProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), svcBin, 'serve', '--json', '--port', '0', '--log-level', options.logLevel ?? 'warn', ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { ...process.env, CI: 'true', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-keptLog);
-  });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-keptLog)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-keptLog)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const alive = (): boolean => child.exitCode === null && child.signalCode === null;
 
-  return new Promise<SvcServer>((resolve, reject) => {
+  return new Promise<SvcProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`svc serve did not become ready in time\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, options.readyTimeoutMs ?? 30_000);
-    const onData = (chunk: string): void => {
-      stdout += chunk;
+    const onData = (): void => {
       const line = stdout.split('\n').find((text) => text.includes('"event":"listening"'));
       if (!line) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      child.stdout.resume();
-      const ready = JSON.parse(line) as { url: string };
+      const ready = JSON.parse(line) as { url: string; adminToken?: string };
       resolve({
         url: ready.url,
+        adminToken: ready.adminToken,
         pid: child.pid!,
         child,
+        output: () => ({ stdout, stderr }),
         stderr: () => stderr,
         alive,
         stop: async () => {

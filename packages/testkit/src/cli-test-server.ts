@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestEnvironment, type TestEnvironment } from '../../../../test/support/backend.js';
-import { startSvc, type SvcProcess } from '../../../../test/support/svc-process.js';
+import type { Responder } from './receiver.js';
+import { createTestEnvironment, type TestEnvironment } from './selection.js';
+import { startSvc, type SvcProcess } from './svc-process.js';
 import { runSvc, type RunSvcResult } from './run-svc.js';
 
 /** What one `svc` run gave, with its stdout read as the one JSON document it must be. */
@@ -104,3 +105,6 @@ export async function createProject(cli: CliTestServer, workspace: string, proje
   }
   return directory;
 }
+
+/** How the CLI tests' receivers answer: 500 `nope` on `/fail`, else 200 `thanks`. */
+export const failOnFailPath: Responder = (request) => (request.path === '/fail' ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'nope' } : { status: 200, headers: { 'content-type': 'text/plain' }, body: 'thanks' });

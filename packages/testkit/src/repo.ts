@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The repository's root, found from this file wherever it runs: as TypeScript under
- * `reliability/src` (Vitest), or compiled under `reliability/dist` or `bench/dist`.
+ * `packages/testkit/src` (Vitest) or compiled under `packages/testkit/dist`.
  */
 export const repoRoot: string = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The real `svc` binary (it runs the built packages, `packages/*\/dist`). */
 export const svcBin: string = join(repoRoot, 'packages', 'cli', 'bin', 'svc.js');
-
-/** A `file:` URL of a built file of the server package, e.g. `store/queries/forms.js`. */
-export function serverDistUrl(path: string): string {
-  return pathToFileURL(join(repoRoot, 'packages', 'server', 'dist', path)).href;
-}
 
 function findRoot(start: string): string {
   for (let directory = start; ; ) {

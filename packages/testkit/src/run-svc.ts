@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot, svcBin } from './repo.js';
 
-/** The real `svc` binary. It runs the build in packages/cli/dist, which `npm test` makes first. */
-export const svcBin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-const builtMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The real `svc` binary runs the build in packages/cli/dist, which `npm test` makes first. */
+const builtMain = join(repoRoot, 'packages', 'cli', 'dist', 'main.js');
 
 export interface RunSvcOptions {
   /** Working directory of the process; default: the test process's. */

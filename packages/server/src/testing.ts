@@ -1,0 +1,11 @@
+// What the testkit (`@svc/testkit`: tests, bench, reliability harness) builds fixtures
+// with, as `@svc/server/testing`. Not for production code.
+export { newEndpointId, newId } from './ids.js';
+export { insertForm } from './store/queries/forms.js';
+export { ensureWorkspace, findProject, insertProject } from './store/queries/projects.js';
+export { createWebhook } from './operations/webhooks.js';
+export { createOperationContext } from './operations/create-context.js';
+export type { OperationContext, Principal } from './operations/context.js';
+export { serverOptions, type ServerOptions } from './server-options.js';
+export { parseEncryptionKey } from './webhooks/encryption-key.js';
+export type { Store } from './store/store.js';
