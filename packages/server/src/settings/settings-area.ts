@@ -67,6 +67,8 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
 
       scope.addHook('onRequest', async (request, reply) => {
         void reply.headers(pageSecurityHeaders);
+        // The stylesheet and script are the same for everyone: no session lookup for them.
+        if (request.url.startsWith('/settings/assets/')) return;
         const id = readSessionCookie(request);
         request.session = id === null ? null : await resumeSession(context, id);
       });

@@ -1,10 +1,10 @@
 import { parseSignatureHeader, verify } from '@svc/webhooks';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { adminPrincipal, createForm, createTestEnvironment, eventually, type FormFixture, newEncryptionKey, operationContext, postJson, type Responder, selectBackend, startReceiver, startSvc, type SvcProcess, type TestEnvironment, type WebhookReceiver } from '@svc/testkit';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { useBackendSuite } from '@svc/testkit/vitest';
+import { adminPrincipal, createForm, eventually, type FormFixture, newEncryptionKey, operationContext, postJson, type Responder, selectBackend, startReceiver, type WebhookReceiver } from '@svc/testkit';
 import { getDelivery, resendDelivery } from '../../src/operations/deliveries.js';
 import { createWebhook, disableWebhook, rotateWebhookSecret, testWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import type { Store } from '../../src/store/store.js';
 import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
 
 const backend = await selectBackend();
@@ -16,28 +16,18 @@ const serverFlags = ['--allow-private-targets', '--retry-schedule', '100ms,100ms
 
 describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   const encryptionKey = newEncryptionKey();
-  let environment: TestEnvironment;
-  let server: SvcProcess;
-  let store: Store;
+  const suite = useBackendSuite({ args: serverFlags, env: { SVC_ENCRYPTION_KEY: encryptionKey } });
   let context: OperationContext;
 
-  beforeAll(async () => {
-    environment = await createTestEnvironment();
-    store = await environment.openStore();
-    server = await startSvc({ args: [...environment.serverArgs, ...serverFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
-    context = operationContext(store, {
-      dataDir: environment.dataDir,
+  beforeAll(() => {
+    context = operationContext(suite.store, {
+      dataDir: suite.environment.dataDir,
       encryptionKey: parseEncryptionKey(encryptionKey),
       allowPrivateTargets: true,
       retrySchedule,
       deliveryTimeoutMs: 2_000,
       deliveryLeaseMs: 3_000,
     });
-  });
-  afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-    await store?.close();
-    await environment?.cleanup();
   });
 
   async function receiver(responder?: Responder): Promise<WebhookReceiver> {
@@ -51,21 +41,21 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   }
 
   const submit = (form: FormFixture, fields: Record<string, unknown> = { email: 'ada@example.com' }, headers: Record<string, string> = {}) =>
-    postJson(`${server.url}/api/f/${form.endpointId}`, fields, headers);
+    postJson(`${suite.server.url}/api/f/${form.endpointId}`, fields, headers);
 
-  const deliveriesOf = (webhookId: string) => store.db.selectFrom('deliveries').selectAll().where('webhook_id', '=', webhookId).execute();
-  const attemptsOf = (deliveryId: string) => store.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
+  const deliveriesOf = (webhookId: string) => suite.store.db.selectFrom('deliveries').selectAll().where('webhook_id', '=', webhookId).execute();
+  const attemptsOf = (deliveryId: string) => suite.store.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
   const deliveryOf = async (webhookId: string) => (await deliveriesOf(webhookId))[0];
   const header = (request: { headers: Record<string, unknown> }, name: string) => request.headers[name] as string;
   const eventsDispatched = (form: FormFixture, count: number) =>
     eventually(
-      () => store.db.selectFrom('events').select('dispatched_at').where('project_id', '=', form.projectId).execute(),
+      () => suite.store.db.selectFrom('events').select('dispatched_at').where('project_id', '=', form.projectId).execute(),
       (rows) => rows.length >= count && rows.every((row) => row.dispatched_at !== null),
       `${count} dispatched events`,
     );
 
   it('delivers a submission, signed, with the documented headers', async () => {
-    const form = await createForm(store, { slug: 'contact', name: 'Contact' });
+    const form = await createForm(suite.store, { slug: 'contact', name: 'Contact' });
     const target = await receiver();
     const { webhook, secret } = await webhookFor(form, target, ['form.*']);
 
@@ -74,7 +64,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
     expect(answer.status).toBe(200);
     const [request] = await target.waitFor(1);
 
-    const [event] = await store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
+    const [event] = await suite.store.db.selectFrom('events').selectAll().where('project_id', '=', form.projectId).execute();
     expect(request!.method).toBe('POST');
     expect(request!.path).toBe('/hook');
     expect(request!.body.toString('utf8')).toBe(event!.payload);
@@ -101,7 +91,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('retries a failing receiver until it succeeds, with the same event and delivery ids', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((_request, index) => (index < 2 ? { status: 500, body: `failure ${index + 1}` } : { status: 200, body: 'ok' }));
     const { webhook, secret } = await webhookFor(form, target);
     await submit(form);
@@ -122,7 +112,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('marks a delivery failed after the fifth retry, and a resend by hand starts a fresh budget', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver(() => ({ status: 503 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
@@ -150,14 +140,14 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('disables the webhook on 410 Gone and sends it nothing more', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver(() => ({ status: 410 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
     await target.waitFor(1);
     const delivery = await eventually(() => deliveryOf(webhook.id), (row) => row?.status === 'failed', 'a failed delivery');
     expect(delivery).toMatchObject({ attempts: 1, last_status_code: 410 });
-    const row = await store.db.selectFrom('webhooks').selectAll().where('id', '=', webhook.id).executeTakeFirstOrThrow();
+    const row = await suite.store.db.selectFrom('webhooks').selectAll().where('id', '=', webhook.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ enabled: 0, disabled_reason: 'the endpoint answered 410 Gone' });
 
     await submit(form);
@@ -167,7 +157,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('honours Retry-After on 429', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 204 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
@@ -178,7 +168,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((request, index) => (request.path === '/hook' && index === 0 ? { status: 302, headers: { location: '/elsewhere' } } : { status: 204 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
@@ -190,7 +180,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('times out a slow receiver and retries', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((_request, index) => (index === 0 ? { hang: true } : { status: 204 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
@@ -203,7 +193,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('keeps the first 64 KiB of an answer in the attempt log', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((_request, index) => (index === 0 ? { status: 500, body: 'x'.repeat(200 * 1024) } : { status: 204 }));
     const { webhook } = await webhookFor(form, target);
     await submit(form);
@@ -213,7 +203,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('signs with both secrets while a rotated secret is in its grace period, and with one after', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver();
     const { webhook, secret: oldSecret } = await webhookFor(form, target);
     const scope = { workspace: form.workspace, project: form.project, id: webhook.id };
@@ -239,7 +229,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('delivers only the events a webhook’s patterns match', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const [spamOnly, deploys, forms, everything] = await Promise.all([receiver(), receiver(), receiver(), receiver()]);
     const hooks = {
       spamOnly: await webhookFor(form, spamOnly, ['form.submission.spam']),
@@ -261,7 +251,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('sends nothing to a disabled webhook, nor an event older than the webhook', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const [disabledTarget, newTarget] = await Promise.all([receiver(), receiver()]);
     const disabled = await webhookFor(form, disabledTarget);
     await disableWebhook(context, adminPrincipal, { workspace: form.workspace, project: form.project, id: disabled.webhook.id });
@@ -271,12 +261,12 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
 
     // An event already in the outbox when a webhook is created is not sent to that webhook.
     const old = Date.now() - 60_000;
-    await store.db
+    await suite.store.db
       .insertInto('events')
       .values({ id: `evt_old${Date.now()}`, project_id: form.projectId, type: 'form.submission.created', payload: '{}', created_at: old, dispatched_at: null })
       .execute();
     const fresh = await webhookFor(form, newTarget);
-    store.announceEvents();
+    suite.store.announceEvents();
     await eventsDispatched(form, 2);
     expect(await deliveriesOf(fresh.webhook.id)).toHaveLength(0);
     expect(disabledTarget.requests).toHaveLength(0);
@@ -284,7 +274,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('tests a webhook with a signed sample of any catalog type, sent to that webhook only', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const [tested, other] = await Promise.all([receiver(), receiver()]);
     const { webhook, secret } = await webhookFor(form, tested, ['form.*']);
     const bystander = await webhookFor(form, other, ['*']);
@@ -305,7 +295,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
   });
 
   it('retries a failed test like any delivery', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const target = await receiver((_request, index) => (index === 0 ? { status: 500 } : { status: 204 }));
     const { webhook } = await webhookFor(form, target);
     const result = await testWebhook(context, adminPrincipal, { workspace: form.workspace, project: form.project, id: webhook.id });
