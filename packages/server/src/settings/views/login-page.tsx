@@ -7,7 +7,9 @@ export function LoginPage(props: { frame: PageFrame; next: string; error?: strin
       <main class="login" id="main">
         <div class="card">
           <h1>Sign in to svc</h1>
-          <p class="muted">Paste a token made by `svc tokens create` or printed by the first `svc serve`, or run `svc open` for a one-time link.</p>
+          <p class="muted">
+            Paste a token made by <code>svc tokens create</code> or printed by the first <code>svc serve</code>, or run <code>svc open</code> for a one-time link.
+          </p>
           {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
           {props.message ? <Notice tone="ok">{props.message}</Notice> : null}
           <form method="post" action="/login">
