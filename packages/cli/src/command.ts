@@ -1,9 +1,14 @@
 import type { Io } from './io.js';
 import type { Output } from './output.js';
 
-export interface OptionSpec {
-  /** Commander flags, e.g. `--workspace <slug>` or `--yes`. */
-  readonly flags: string;
+/**
+ * One flag. Its key in the command's `flags` object is the property the parsed value is
+ * found under, so it must be commander's name for it (`--dry-run` → `dryRun`);
+ * buildProgram() refuses a spec where they differ.
+ */
+export interface FlagSpec {
+  /** Commander flags, e.g. `--workspace <slug>`, `--events <patterns...>` or `-y, --yes`. */
+  readonly flag: string;
   readonly description: string;
   readonly defaultValue?: string | boolean;
   readonly choices?: readonly string[];
@@ -12,31 +17,51 @@ export interface OptionSpec {
   readonly hidden?: boolean;
 }
 
+/** A positional argument; its key in `arguments` is its name in the help. */
 export interface ArgumentSpec {
-  /** `<name>` for a required argument, `[name]` for an optional one. */
-  readonly name: string;
   readonly description: string;
+  readonly optional?: boolean;
 }
 
-export interface CommandContext<Options> {
-  readonly args: readonly (string | undefined)[];
-  readonly options: Options & { json: boolean };
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec>>;
+
+/** The parsed value of one flag, typed from its spelling: `<v...>` a list, `<v>` text, none a switch. */
+type FlagValue<S extends FlagSpec> = S extends { readonly choices: readonly (infer Choice)[] }
+  ? Choice
+  : S['flag'] extends `${string}...>`
+    ? string[]
+    : S['flag'] extends `${string}<${string}>`
+      ? string
+      : boolean;
+
+export type FlagValues<F extends FlagSpecs> = {
+  -readonly [K in keyof F]: F[K] extends { readonly defaultValue: string | boolean } ? FlagValue<F[K]> : FlagValue<F[K]> | undefined;
+};
+
+export type ArgumentValues<A extends ArgumentSpecs> = {
+  readonly [K in keyof A]: A[K] extends { readonly optional: true } ? string | undefined : string;
+};
+
+export interface CommandContext<F extends FlagSpecs = FlagSpecs, A extends ArgumentSpecs = ArgumentSpecs> {
+  readonly args: ArgumentValues<A>;
+  readonly options: FlagValues<F> & { json: boolean };
   readonly io: Io;
   readonly out: Output;
 }
 
 /**
- * A command is data (name, flags, examples) plus a handler that takes its context and
- * returns an exit code. Only main() ends the process.
+ * A command is data (name, flags, arguments, examples) plus a handler that takes its
+ * context and returns an exit code. Only main() ends the process.
  */
-export interface CommandSpec<Options = Record<string, unknown>> {
+export interface CommandSpec<F extends FlagSpecs = FlagSpecs, A extends ArgumentSpecs = ArgumentSpecs> {
   readonly name: string;
   readonly summary: string;
   readonly description?: string;
-  readonly arguments?: readonly ArgumentSpec[];
-  readonly options?: readonly OptionSpec[];
+  readonly arguments?: A;
+  readonly flags?: F;
   readonly examples?: readonly string[];
-  run(context: CommandContext<Options>): Promise<number | void>;
+  run(context: CommandContext<F, A>): Promise<number | void>;
 }
 
 /** A command with subcommands, such as `svc webhooks add|list|…`. */
@@ -46,13 +71,24 @@ export interface CommandGroup {
   readonly commands: readonly AnyCommand[];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler declares its own option type
-export type AnyCommand = CommandSpec<any> | CommandGroup;
+/** Any command: `run` is a method, so a spec with typed flags is still a CommandSpec. */
+export type AnyCommand = CommandSpec | CommandGroup;
 
-export function defineCommand<Options>(spec: CommandSpec<Options>): CommandSpec<Options> {
+/** Types the handler's flags and arguments from the spec, so the two cannot drift apart. */
+export function defineCommand<const F extends FlagSpecs = Record<never, FlagSpec>, const A extends ArgumentSpecs = Record<never, ArgumentSpec>>(
+  spec: CommandSpec<F, A>,
+): CommandSpec<F, A> {
   return spec;
+}
+
+export function defineGroup(group: CommandGroup): CommandGroup {
+  return group;
 }
 
 export function isGroup(command: AnyCommand): command is CommandGroup {
   return 'commands' in command;
 }
+
+/** The context a command's handler gets, from its spec: `ContextOf<typeof webhooksAdd>`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches any spec to infer its flags and arguments
+export type ContextOf<C extends CommandSpec<any, any>> = C extends CommandSpec<infer F, infer A> ? CommandContext<F, A> : never;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
-import { isGroup, type AnyCommand, type CommandSpec } from './command.js';
+import { isGroup, type AnyCommand, type ArgumentSpecs, type ArgumentValues, type CommandSpec } from './command.js';
 import { toServiceError } from './errors.js';
 import type { Io } from './io.js';
 import { Output } from './output.js';
@@ -56,9 +56,11 @@ function addCommand(parent: Command, spec: AnyCommand, io: Io, hooks: ProgramHoo
     return;
   }
   describe(command, spec);
+  const argumentNames = Object.keys(spec.arguments ?? {});
   command.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
-    const args = (actionArgs.slice(0, -2) as (string | string[] | undefined)[]).flat();
+    // Commander has checked that every required argument is there.
+    const args = Object.fromEntries(argumentNames.map((name, index) => [name, actionArgs[index]])) as ArgumentValues<ArgumentSpecs>;
     const options = self.optsWithGlobals<Record<string, unknown>>();
     const json = options['json'] === true;
     const out = new Output(io, json);
@@ -73,15 +75,19 @@ function addCommand(parent: Command, spec: AnyCommand, io: Io, hooks: ProgramHoo
   });
 }
 
-function describe(command: Command, spec: Pick<CommandSpec, 'description' | 'arguments' | 'options' | 'examples'>): void {
+function describe(command: Command, spec: Pick<CommandSpec, 'description' | 'arguments' | 'flags' | 'examples'>): void {
   if (spec.description) command.description(spec.description);
-  for (const argument of spec.arguments ?? []) command.argument(argument.name, argument.description);
-  for (const optionSpec of spec.options ?? []) {
-    const option = new Option(optionSpec.flags, optionSpec.description);
-    if (optionSpec.defaultValue !== undefined) option.default(optionSpec.defaultValue);
-    if (optionSpec.choices) option.choices(optionSpec.choices);
-    if (optionSpec.env) option.env(optionSpec.env);
-    if (optionSpec.hidden) option.hideHelp();
+  for (const [name, argument] of Object.entries(spec.arguments ?? {})) {
+    command.argument(argument.optional ? `[${name}]` : `<${name}>`, argument.description);
+  }
+  for (const [key, flag] of Object.entries(spec.flags ?? {})) {
+    const option = new Option(flag.flag, flag.description);
+    // The handler reads the value under the spec's key: it must be commander's name for it.
+    if (option.attributeName() !== key) throw new Error(`the flag ${flag.flag} of \`${command.name()}\` must have the key ${option.attributeName()}, not ${key}`);
+    if (flag.defaultValue !== undefined) option.default(flag.defaultValue);
+    if (flag.choices) option.choices(flag.choices);
+    if (flag.env) option.env(flag.env);
+    if (flag.hidden) option.hideHelp();
     command.addOption(option);
   }
   command.option(jsonFlag, jsonDescription);

@@ -1,22 +1,17 @@
 import type { AnyCommand } from '../command.js';
-import { validateCommand } from './validate/command.js';
-import { serveCommand } from './serve/command.js';
-import { loginCommand } from './login/command.js';
-import { initCommand } from './init/command.js';
-import { linkCommand } from './link/command.js';
-import { pushCommand } from './push/command.js';
-import { pullCommand } from './pull/command.js';
-import { formsCommand } from './forms/command.js';
-import { submissionsCommand } from './submissions/command.js';
-import { tokensCommand } from './tokens/command.js';
-import { webhooksCommand } from './webhooks/command.js';
-import { deliveriesCommand } from './deliveries/command.js';
-import { openCommand } from './open/command.js';
+import { deliveriesCommand } from './deliveries/commands.js';
+import { formsCommand } from './forms/commands.js';
+import { serveCommand } from './serve/commands.js';
+import { initCommand, linkCommand, pullCommand, pushCommand, validateCommand } from './service-file/commands.js';
+import { loginCommand, openCommand } from './session/commands.js';
+import { submissionsCommand } from './submissions/commands.js';
+import { tokensCommand } from './tokens/commands.js';
+import { webhooksCommand } from './webhooks/commands.js';
 
 /**
- * Every `svc` command, in the order `svc --help` lists them. Commands that talk to the
- * server import their handler when they run, so the schema code they need is not loaded by
- * every start of `svc`.
+ * Every `svc` command, in the order `svc --help` lists them. Each group's specs are data
+ * in its `commands.ts`; the handlers are imported when a command runs, so a start of `svc`
+ * loads no more than the specs.
  */
 export const commands: readonly AnyCommand[] = [
   serveCommand,

@@ -1,0 +1,43 @@
+import { cliPaths, ServiceError } from '@svc/protocol';
+import { ListFormsResponse, SetRateLimitResponse, type RateLimit } from '@svc/protocol/api';
+import type { ContextOf } from '../../command.js';
+import { formsTable } from '../../format/forms-table.js';
+import { formatRateLimit } from '../../format/rate-limit.js';
+import { callProject } from '../../server-call.js';
+import type { formsList, formsSetRateLimit } from './commands.js';
+
+export async function list(context: ContextOf<typeof formsList>): Promise<number> {
+  return callProject(
+    context,
+    ({ api, ref }) => api.get(cliPaths.forms(ref.workspace, ref.project), ListFormsResponse),
+    (result, { ref }) =>
+      result.forms.length === 0
+        ? `${ref.workspace}/${ref.project} has no forms yet: add one to service.json and run \`svc push\`.`
+        : formsTable(context.out, result.forms, result.defaultRateLimit),
+  );
+}
+
+export async function setRateLimit(context: ContextOf<typeof formsSetRateLimit>): Promise<number> {
+  const { slug, limit } = context.args;
+  const rateLimit = await parseLimit(limit);
+  return callProject(
+    context,
+    ({ api, ref }) => api.put(cliPaths.formRateLimit(ref.workspace, ref.project, slug), { rateLimit }, SetRateLimitResponse),
+    (result) => {
+      const current = result.form.rateLimit ? formatRateLimit(result.form.rateLimit) : `the default, ${formatRateLimit(result.defaultRateLimit)}`;
+      return `${result.changed ? 'Form' : 'Unchanged: form'} ${result.form.slug} is limited to ${current} per client IP.`;
+    },
+  );
+}
+
+/** `default` → null; else the syntax of `svc serve --rate-limit` (its own parser). */
+async function parseLimit(text: string): Promise<RateLimit | null> {
+  if (text.trim().toLowerCase() === 'default') return null;
+  const { parsePolicy } = await import('@svc/server');
+  try {
+    const { max, windowSeconds } = parsePolicy(text);
+    return { max, windowSeconds };
+  } catch (error) {
+    throw new ServiceError('usage', (error as Error).message);
+  }
+}
