@@ -1,6 +1,7 @@
 import { ServiceError } from '@svc/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPrincipal, createForm, createTestEnvironment, type FormFixture, newEncryptionKey, operationContext, selectBackend, type TestEnvironment } from '@svc/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminPrincipal, createForm, type FormFixture, newEncryptionKey, operationContext, selectBackend } from '@svc/testkit';
+import { useBackendStore } from '@svc/testkit/vitest';
 import { newId } from '../../src/ids.js';
 import type { OperationContext, Principal } from '../../src/operations/context.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../src/operations/deliveries.js';
@@ -15,7 +16,6 @@ import {
   testWebhook,
 } from '../../src/operations/webhooks.js';
 import type { DeliveryStatus } from '../../src/store/schema.js';
-import type { Store } from '../../src/store/store.js';
 import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
 
 const backend = await selectBackend();
@@ -30,18 +30,11 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 }
 
 describe.runIf(backend.available)(`webhook and delivery operations on ${backend.name}`, () => {
-  let environment: TestEnvironment;
-  let store: Store;
+  const suite = useBackendStore();
   let context: OperationContext;
 
-  beforeAll(async () => {
-    environment = await createTestEnvironment();
-    store = await environment.openStore();
-    context = operationContext(store, { dataDir: environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()) });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await environment?.cleanup();
+  beforeAll(() => {
+    context = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()) });
   });
 
   const scopeOf = (form: FormFixture) => ({ workspace: form.workspace, project: form.project });
@@ -53,8 +46,8 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
     const now = Date.now();
     const eventId = newId('evt', now);
     const id = newId('dlv', now);
-    await store.db.insertInto('events').values({ id: eventId, project_id: form.projectId, type: 'form.submission.created', payload: '{}', created_at: now, dispatched_at: now }).execute();
-    await store.db
+    await suite.store.db.insertInto('events').values({ id: eventId, project_id: form.projectId, type: 'form.submission.created', payload: '{}', created_at: now, dispatched_at: now }).execute();
+    await suite.store.db
       .insertInto('deliveries')
       .values({ id, event_id: eventId, webhook_id: webhookId, status, attempts, next_attempt_at: now + 60_000, lease_owner: null, lease_expires_at: null, last_status_code: null, last_error: null, created_at: now, updated_at: now, completed_at: status === 'pending' ? null : now })
       .execute();
@@ -62,7 +55,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   }
 
   it('creates a webhook and shows its secret only in the answer to create', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const created = await add(form, { events: ['form.*', 'deploy.succeeded, request.*'], description: '  CRM sync ' });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(created.webhook).toEqual({
@@ -86,7 +79,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('refuses invalid URLs and event patterns, naming each field', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const error = await failure(createWebhook(context, adminPrincipal, { ...scopeOf(form), url: 'ftp://example.com', events: ['form.*', 'nope.*'] }));
     expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual({ errors: { url: 'must be an http:// or https:// URL', events: expect.stringMatching(/"nope\.\*" is not known/) } });
@@ -98,11 +91,11 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('answers not_found outside the principal’s workspace, and for webhooks of another project', async () => {
-    const mine = await createForm(store);
-    const theirs = await createForm(store);
-    const other = await createForm(store, { workspace: mine.workspace, project: 'other-site' });
+    const mine = await createForm(suite.store);
+    const theirs = await createForm(suite.store);
+    const other = await createForm(suite.store, { workspace: mine.workspace, project: 'other-site' });
     const { webhook } = await add(theirs);
-    const ownWorkspaceId = (await store.db.selectFrom('workspaces').select('id').where('slug', '=', mine.workspace).executeTakeFirstOrThrow()).id;
+    const ownWorkspaceId = (await suite.store.db.selectFrom('workspaces').select('id').where('slug', '=', mine.workspace).executeTakeFirstOrThrow()).id;
     const scoped: Principal = { tokenId: 'tok_scoped', workspaceId: ownWorkspaceId };
     const target = { ...scopeOf(theirs), id: webhook.id };
     for (const attempt of [
@@ -124,7 +117,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('rotates the secret with a grace period of a day by default, or as asked', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const { webhook, secret } = await add(form);
     const target = { ...scopeOf(form), id: webhook.id };
     const before = Date.now();
@@ -140,7 +133,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('disables a webhook with a reason, failing its pending deliveries, and enables it again', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const { webhook } = await add(form);
     const target = { ...scopeOf(form), id: webhook.id };
     const pending = await storedDelivery(form, webhook.id, 'pending', 2);
@@ -153,13 +146,13 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
     expect((await failure(testWebhook(context, adminPrincipal, target))).code).toBe('conflict');
     expect(await enableWebhook(context, adminPrincipal, target)).toMatchObject({ enabled: true, disabledReason: null });
     expect(await resendDelivery(context, adminPrincipal, { ...scopeOf(form), id: pending })).toMatchObject({ status: 'pending', attemptCount: 2 });
-    const row = await store.db.selectFrom('deliveries').select(['retry_base', 'attempts']).where('id', '=', pending).executeTakeFirstOrThrow();
+    const row = await suite.store.db.selectFrom('deliveries').select(['retry_base', 'attempts']).where('id', '=', pending).executeTakeFirstOrThrow();
     expect(row).toEqual({ retry_base: 2, attempts: 2 });
     expect((await failure(resendDelivery(context, adminPrincipal, { ...scopeOf(form), id: pending }))).code).toBe('conflict');
   });
 
   it('removes a webhook with its deliveries', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const { webhook } = await add(form);
     const delivery = await storedDelivery(form, webhook.id, 'failed', 6);
     expect(await removeWebhook(context, adminPrincipal, { ...scopeOf(form), id: webhook.id })).toMatchObject({ id: webhook.id });
@@ -169,7 +162,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('lists deliveries newest first, by webhook and status, one page at a time', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const first = await add(form);
     const second = await add(form);
     const ids: string[] = [];
@@ -199,7 +192,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
   });
 
   it('refuses to test with an event type outside the catalog', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const { webhook } = await add(form);
     const error = await failure(testWebhook(context, adminPrincipal, { ...scopeOf(form), id: webhook.id, event: 'form.*' }));
     expect(error).toMatchObject({ code: 'validation_failed', details: { errors: { event: 'must be an event type from the catalog' } } });

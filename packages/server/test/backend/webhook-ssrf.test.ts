@@ -1,18 +1,19 @@
 import { ServiceError } from '@svc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPrincipal, createForm, createTestEnvironment, eventually, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, startSvc, type SvcProcess, type TestEnvironment, type WebhookReceiver } from '@svc/testkit';
+import { adminPrincipal, createForm, eventually, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, type WebhookReceiver } from '@svc/testkit';
+import { useBackendSuite } from '@svc/testkit/vitest';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import type { Store } from '../../src/store/store.js';
 import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
 
 const backend = await selectBackend();
 
 describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
   const encryptionKey = newEncryptionKey();
-  let environment: TestEnvironment;
-  let server: SvcProcess;
-  let store: Store;
+  const suite = useBackendSuite({
+    args: ['--retry-schedule', '100ms', '--delivery-timeout', '500ms', '--delivery-lease', '2s', '--delivery-poll-interval', '300ms'],
+    env: { SVC_ENCRYPTION_KEY: encryptionKey },
+  });
   let receiver: WebhookReceiver;
   /** Like the server: private targets not allowed. */
   let guarded: OperationContext;
@@ -20,22 +21,13 @@ describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
   let lenient: OperationContext;
 
   beforeAll(async () => {
-    environment = await createTestEnvironment();
-    store = await environment.openStore();
     receiver = await startReceiver();
-    server = await startSvc({
-      args: [...environment.serverArgs, '--retry-schedule', '100ms', '--delivery-timeout', '500ms', '--delivery-lease', '2s', '--delivery-poll-interval', '300ms'],
-      env: { SVC_ENCRYPTION_KEY: encryptionKey },
-    });
     const key = parseEncryptionKey(encryptionKey);
-    guarded = operationContext(store, { dataDir: environment.dataDir, encryptionKey: key, allowPrivateTargets: false });
-    lenient = operationContext(store, { dataDir: environment.dataDir, encryptionKey: key, allowPrivateTargets: true });
+    guarded = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: key, allowPrivateTargets: false });
+    lenient = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: key, allowPrivateTargets: true });
   });
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
     await receiver?.close();
-    await store?.close();
-    await environment?.cleanup();
   });
 
   it.each([
@@ -46,14 +38,14 @@ describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
     ['http://[::ffff:127.0.0.1]:9/hook', /loopback address/],
     ['http://100.64.0.1/hook', /carrier-grade NAT/],
   ])('refuses to create a webhook for the IP literal %s', async (url, problem) => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const failure = await createWebhook(guarded, adminPrincipal, { workspace: form.workspace, project: form.project, url, events: ['*'] }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ServiceError);
     expect(failure).toMatchObject({ code: 'validation_failed', details: { errors: { url: expect.stringMatching(problem) } } });
   });
 
   it('refuses to connect to private targets at delivery time, and retries them like any failure', async () => {
-    const form = await createForm(store);
+    const form = await createForm(suite.store);
     const targets = {
       loopback: { url: `${receiver.url}/hook`, context: lenient, error: /^refused: 127\.0\.0\.1 is a loopback address/ },
       private: { url: 'http://10.0.0.1:9/hook', context: lenient, error: /^refused: 10\.0\.0\.1 is a private address/ },
@@ -67,16 +59,16 @@ describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
       const { webhook } = await createWebhook(target.context, adminPrincipal, { workspace: form.workspace, project: form.project, url: target.url, events: ['*'] });
       ids[name] = webhook.id;
     }
-    expect((await postJson(`${server.url}/api/f/${form.endpointId}`, { a: 1 })).status).toBe(200);
+    expect((await postJson(`${suite.url}/api/f/${form.endpointId}`, { a: 1 })).status).toBe(200);
 
     for (const [name, target] of Object.entries(targets)) {
       const delivery = await eventually(
-        () => store.db.selectFrom('deliveries').selectAll().where('webhook_id', '=', ids[name]!).executeTakeFirst(),
+        () => suite.store.db.selectFrom('deliveries').selectAll().where('webhook_id', '=', ids[name]!).executeTakeFirst(),
         (row) => row?.status === 'failed',
         `the ${name} delivery to fail`,
       );
       expect(delivery!.attempts, name).toBe(2);
-      const attempts = await store.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', delivery!.id).execute();
+      const attempts = await suite.store.db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', delivery!.id).execute();
       for (const attempt of attempts) {
         expect(attempt.status_code, name).toBeNull();
         expect(attempt.error, name).toMatch(target.error);
