@@ -30,6 +30,12 @@ export interface SubmissionData {
   };
 }
 
+/** A deleted submission: which one, never its fields (docs/data-lifecycle.md). */
+export interface SubmissionDeletedData {
+  form: FormRef;
+  submission: { id: string; createdAt: string; deletedAt: string };
+}
+
 export interface DeployData {
   deploy: {
     id: string;
@@ -55,6 +61,7 @@ export interface RequestData {
 export interface EventDataMap {
   'form.submission.created': SubmissionData;
   'form.submission.spam': SubmissionData;
+  'form.submission.deleted': SubmissionDeletedData;
   'deploy.started': DeployData;
   'deploy.succeeded': DeployData;
   'deploy.failed': DeployData;
@@ -67,8 +74,9 @@ export interface EventDataMap {
 export type EventType = keyof EventDataMap;
 
 export const eventCatalog: Readonly<Record<EventType, { family: EventFamily; description: string; producedNow: boolean }>> = {
-  'form.submission.created': { family: 'form', description: 'A submission that is not spam was stored.', producedNow: true },
-  'form.submission.spam': { family: 'form', description: 'A submission was routed to Spam.', producedNow: true },
+  'form.submission.created': { family: 'form', description: 'A submission that is not spam was stored, or one was moved from Spam to the inbox.', producedNow: true },
+  'form.submission.spam': { family: 'form', description: 'A submission was routed to Spam, or moved there by hand.', producedNow: true },
+  'form.submission.deleted': { family: 'form', description: 'A submission was deleted; the event carries its id, not its fields.', producedNow: true },
   'deploy.started': { family: 'deploy', description: 'A deploy of a branch started.', producedNow: false },
   'deploy.succeeded': { family: 'deploy', description: 'A deploy finished and is live.', producedNow: false },
   'deploy.failed': { family: 'deploy', description: 'A deploy failed.', producedNow: false },

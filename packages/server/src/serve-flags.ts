@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isValidEmail } from './forms/email.js';
 import type { FormLimits } from './forms/limits.js';
 import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
 import { parsePolicy } from './ratelimit/policy.js';
@@ -38,6 +39,28 @@ function httpUrl(text: string): string | undefined {
   return text.replace(/\/+$/, '');
 }
 
+function smtpUrl(text: string): string | undefined {
+  if (text === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('must be an smtp:// or smtps:// URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL');
+  if (url.hostname === '') throw new Error('must name the SMTP server\'s host');
+  return text;
+}
+
+/** `forms@example.com` or `Forms <forms@example.com>`. */
+function mailFrom(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  const match = /^\s*(?:[^<>]*<([^<>]+)>|([^<>\s]+))\s*$/.exec(text);
+  const address = match?.[1] ?? match?.[2];
+  if (address === undefined || !isValidEmail(address.trim())) throw new Error('must be an email address, or a name with the address in <>');
+  return text.trim();
+}
+
 export const serveFlags: readonly ServeFlag[] = [
   { flag: '--host', value: '<host>', env: 'SVC_HOST', defaultValue: '127.0.0.1', description: 'listen address', apply: (text, draft) => void (draft.host = text) },
   { flag: '--port', value: '<port>', env: 'SVC_PORT', defaultValue: '8787', description: 'listen port; 0 picks a free one', apply: (text, draft) => void (draft.port = parseCount(text, 0, 65_535)) },
@@ -48,6 +71,8 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
   { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
   { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  { flag: '--smtp-url', value: '<url>', env: 'SVC_SMTP_URL', description: 'SMTP server for notification emails, smtp[s]://user:pass@host:port', apply: (text, draft) => void (draft.smtpUrl = smtpUrl(text)) },
+  { flag: '--mail-from', value: '<address>', env: 'SVC_MAIL_FROM', description: 'sender of notification emails, e.g. "Forms <forms@example.com>"', apply: (text, draft) => void (draft.mailFrom = mailFrom(text)) },
   { flag: '--retry-schedule', value: '<delays>', env: 'SVC_RETRY_SCHEDULE', description: 'delays between delivery attempts, e.g. 1s,2s,4s,8s,16s', apply: (text, draft) => void (draft.retrySchedule = parseDurationList(text)) },
   {
     flag: '--role',
@@ -127,5 +152,8 @@ export function resolveServeOptions(given: Readonly<Record<string, unknown>>, en
     }
   }
   draft.bootstrapToken = emptyToUndefined(env['SVC_BOOTSTRAP_TOKEN'] ?? '');
+  if ((draft.smtpUrl === undefined) !== (draft.mailFrom === undefined)) {
+    throw new ServeFlagError(draft.smtpUrl === undefined ? '--mail-from' : '--smtp-url', 'notification emails need both --smtp-url and --mail-from');
+  }
   return draft;
 }

@@ -19,6 +19,10 @@ export interface ServerOptions {
   readonly formsUrl: string | undefined;
   readonly trustProxy: boolean;
   readonly allowPrivateTargets: boolean;
+  /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
+  readonly smtpUrl: string | undefined;
+  /** The sender of notification emails: `address` or `Name <address>`. */
+  readonly mailFrom: string | undefined;
   /** Delays between delivery attempts, in milliseconds; undefined keeps the default. */
   readonly retrySchedule: readonly number[] | undefined;
   /**
@@ -59,6 +63,8 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     formsUrl: undefined,
     trustProxy: false,
     allowPrivateTargets: false,
+    smtpUrl: undefined,
+    mailFrom: undefined,
     retrySchedule: undefined,
     encryptionKey: undefined,
     deliveryTimeoutMs: 10_000,

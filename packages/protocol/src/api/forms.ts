@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Ok, RateLimit, Slug } from './common.js';
+import { formUrlLimit, maxNotifyAddresses } from './limits.js';
 
 /** A form endpoint: where to post (`url` is `{forms_url}/api/f/{endpointId}`) and its limit. */
 export const FormInfo = Type.Object(
@@ -10,6 +11,11 @@ export const FormInfo = Type.Object(
     url: Type.String(),
     /** This form's own limit per client IP, or null for the server's default. */
     rateLimit: Type.Union([RateLimit, Type.Null()]),
+    /** Where a browser goes after a successful post, and after a failed one (docs/form-endpoint.md). */
+    successUrl: Type.Union([Type.String(), Type.Null()]),
+    errorUrl: Type.Union([Type.String(), Type.Null()]),
+    /** Who is emailed about each new submission. */
+    notify: Type.Array(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -33,3 +39,18 @@ export const SetRateLimitResponse = Type.Object(
   { additionalProperties: false },
 );
 export type SetRateLimitResponse = Static<typeof SetRateLimitResponse>;
+
+/** `PATCH …/forms/:slug`: the settings to change; a field left out keeps its value, null clears it. */
+export const FormSettingsRequest = Type.Object(
+  {
+    successUrl: Type.Optional(Type.Union([Type.String({ maxLength: formUrlLimit }), Type.Null()])),
+    errorUrl: Type.Optional(Type.Union([Type.String({ maxLength: formUrlLimit }), Type.Null()])),
+    notify: Type.Optional(Type.Array(Type.String({ maxLength: 254 }), { maxItems: maxNotifyAddresses })),
+    rateLimit: Type.Optional(Type.Union([RateLimit, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type FormSettingsRequest = Static<typeof FormSettingsRequest>;
+/** The answer to every change of a form's settings (the same as `SetRateLimitResponse`). */
+export const FormSettingsResponse = SetRateLimitResponse;
+export type FormSettingsResponse = SetRateLimitResponse;

@@ -9,3 +9,6 @@ export const webhookUrlLimit = 2048;
 export const webhookDescriptionLimit = 500;
 /** Grace period of a rotated webhook secret when none is asked for: 1 day. */
 export const defaultRotationGraceSeconds = 86_400;
+/** Longest success or error URL of a form, and most notification addresses. */
+export const formUrlLimit = 2048;
+export const maxNotifyAddresses = 10;

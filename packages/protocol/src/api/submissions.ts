@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ok, Timestamp } from './common.js';
+import { Ok, Slug, Timestamp } from './common.js';
 import { submissionPageSize } from './limits.js';
 
 export const SubmissionState = Type.Union([Type.Literal('inbox'), Type.Literal('spam')]);
@@ -79,3 +79,30 @@ export const ExportLine = Type.Union([ExportHeaderLine, ExportSubmissionLine, Ex
 export type ExportLine = Static<typeof ExportLine>;
 
 export const ndjsonContentType = 'application/x-ndjson; charset=utf-8';
+
+/** `…/submissions/:id`: one submission of the project, by id. */
+export const SubmissionParams = Type.Object({ workspace: Slug, project: Type.String({ minLength: 1, maxLength: 200 }), id: Type.String({ minLength: 1, maxLength: 100 }) });
+export type SubmissionParams = Static<typeof SubmissionParams>;
+
+/** `GET …/submissions/:id` (`svc submissions show`). */
+export const SubmissionResponse = Type.Object(
+  { ok: Ok, submission: Type.Object({ ...SubmissionInfo.properties, form: Type.String() }, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+export type SubmissionResponse = Static<typeof SubmissionResponse>;
+
+/** `POST …/submissions/:id/move` (`svc submissions move --to`). */
+export const MoveSubmissionRequest = Type.Object({ to: SubmissionState }, { additionalProperties: false });
+export type MoveSubmissionRequest = Static<typeof MoveSubmissionRequest>;
+export const MoveSubmissionResponse = Type.Object(
+  { ok: Ok, submission: SubmissionResponse.properties.submission, changed: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type MoveSubmissionResponse = Static<typeof MoveSubmissionResponse>;
+
+/** `DELETE …/submissions/:id` (`svc submissions delete`). */
+export const DeleteSubmissionResponse = Type.Object(
+  { ok: Ok, deleted: Type.Object({ id: Type.String(), form: Type.String() }, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+export type DeleteSubmissionResponse = Static<typeof DeleteSubmissionResponse>;

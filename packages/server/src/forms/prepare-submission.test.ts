@@ -10,6 +10,9 @@ const form: ResolvedForm = {
   slug: 'contact',
   name: 'Contact "us" \u2028 — ünïcode',
   workspaceSlug: 'acme',
+  successUrl: null,
+  errorUrl: null,
+  notify: [],
   projectName: 'site\\with\\backslashes',
   rateLimit: null,
 };

@@ -58,7 +58,9 @@ export interface EventParts {
   readonly eventId: string;
   readonly type: SubmissionEventType;
   readonly createdAt: string;
-  readonly form: ResolvedForm;
+  /** When the submission arrived, when that is not when the event was made (a move). */
+  readonly submittedAt?: string;
+  readonly form: Pick<ResolvedForm, 'endpointId' | 'slug' | 'name' | 'workspaceSlug' | 'projectName'>;
   readonly submissionId: string;
 }
 
@@ -74,6 +76,6 @@ export function eventPayload(parts: EventParts, fields: string, files: string): 
     `{"id":${text(parts.eventId)},"type":${text(parts.type)},"createdAt":${text(parts.createdAt)},` +
     `"workspace":${text(form.workspaceSlug)},"project":${text(form.projectName)},` +
     `"data":{"form":{"id":${text(form.endpointId)},"slug":${text(form.slug)},"name":${text(form.name)}},` +
-    `"submission":{"id":${text(parts.submissionId)},"fields":${fields},"files":${files},"createdAt":${text(parts.createdAt)}}}}`
+    `"submission":{"id":${text(parts.submissionId)},"fields":${fields},"files":${files},"createdAt":${text(parts.submittedAt ?? parts.createdAt)}}}}`
   );
 }

@@ -38,11 +38,8 @@ export function toServiceError(error: unknown): ServiceError {
  * 429 and `errors` for 422). `verbose` adds a `message` for the CLI API's callers.
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean): FastifyReply {
-  const failure = toServiceError(error);
+  const failure = logFailure(request, error);
   const status = errorCodes[failure.code].status;
-  if (status >= 500) request.log.error({ err: failure.cause ?? failure }, 'request failed');
-  else request.log.debug({ code: failure.code }, failure.message);
-
   const body: Record<string, unknown> = { ok: false };
   if (failure.code === 'validation_failed' && failure.details?.['errors']) {
     body['errors'] = failure.details['errors'];
@@ -50,11 +47,25 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   } else {
     body['error'] = failure.code;
   }
-  if (failure.code === 'rate_limited' && typeof failure.details?.['retryAfter'] === 'number') {
-    body['retryAfter'] = failure.details['retryAfter'];
-    reply.header('retry-after', String(failure.details['retryAfter']));
-  }
+  const retryAfter = setRetryAfter(reply, failure);
+  if (retryAfter !== null) body['retryAfter'] = retryAfter;
   if (verbose && status < 500) body['message'] = failure.message;
   if (verbose && failure.details && failure.code !== 'validation_failed') body['details'] = failure.details;
   return reply.code(status).send(body);
+}
+
+/** The failure as a ServiceError, logged: 5xx with its cause as an error, the rest at debug. */
+export function logFailure(request: FastifyRequest, error: unknown): ServiceError {
+  const failure = toServiceError(error);
+  if (errorCodes[failure.code].status >= 500) request.log.error({ err: failure.cause ?? failure }, 'request failed');
+  else request.log.debug({ code: failure.code }, failure.message);
+  return failure;
+}
+
+/** `retry-after` for a 429; returns the seconds, or null for any other failure. */
+export function setRetryAfter(reply: FastifyReply, failure: ServiceError): number | null {
+  const seconds = failure.code === 'rate_limited' ? failure.details?.['retryAfter'] : undefined;
+  if (typeof seconds !== 'number') return null;
+  reply.header('retry-after', String(seconds));
+  return seconds;
 }

@@ -1,23 +1,27 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, type SubmissionFile } from '@svc/protocol';
+import { errorCodes, ServiceError, type SubmissionFile } from '@svc/protocol';
 import { checkFields } from '../forms/email.js';
 import type { FormDirectory } from '../forms/form-directory.js';
+import { honeypotName, separateInstructions, type PostInstructions } from '../forms/instructions.js';
 import { fieldsFromJson } from '../forms/json-body.js';
 import { maxIdempotencyKeyLength, type FormLimits } from '../forms/limits.js';
 import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
+import { backLink, errorLocation, successLocation, wantsHtml } from '../forms/person-answers.js';
+import { errorPage, personPageHeaders, thankYouPage } from '../forms/person-pages.js';
 import { prepareSubmission } from '../forms/prepare-submission.js';
 import type { SubmissionWriter } from '../forms/submission-writer.js';
 import type { Metrics } from '../observability/metrics.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { listProjectDomains } from '../store/queries/domains.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
 import { normalizeIp } from './client-ip.js';
-import { sendError } from './error-replies.js';
+import { logFailure, sendError, setRetryAfter } from './error-replies.js';
 
 export interface FormRouteServices {
   readonly store: Store;
@@ -52,12 +56,14 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
   await app.register(cors, {
     origin: '*',
     methods: ['POST'],
-    allowedHeaders: ['content-type', 'idempotency-key', 'x-service-honeypot'],
+    allowedHeaders: ['content-type', 'idempotency-key', honeypotName],
     exposedHeaders: ['retry-after', 'ratelimit', 'ratelimit-policy', 'idempotent-replayed'],
     maxAge: 86_400,
     strictPreflight: false,
   });
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, false));
+  app.setErrorHandler((error, request, reply) =>
+    wantsHtml(request.headers.accept) ? answerFailureToPerson(request as FormRequest, reply, error, services) : sendError(request, reply, error, false),
+  );
 
   app.post('/:id', { bodyLimit: limits.jsonBodyBytes, onRequest: (request, reply) => admit(request as FormRequest, reply, services) }, async (request, reply) =>
     submit(request as FormRequest, reply, services),
@@ -90,13 +96,15 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
   const form = request.form!;
   const receivedAt = Date.now();
   const idempotencyKey = readIdempotencyKey(request);
-  const { fields, uploads } = await readBody(request, services);
+  const body = await readBody(request, services);
+  const { uploads } = body;
+  const { fields, instructions } = separateInstructions(body.fields);
 
   const errors = checkFields(fields);
   if (Object.keys(errors).length > 0) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey);
-    if (original !== null) return replay(reply, original);
+    if (original !== null) return accepted(request, reply, services, instructions, original, true);
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
@@ -108,7 +116,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
     contentType: upload.contentType,
     sha256: upload.staged.sha256,
   }));
-  const state = request.headers['x-service-honeypot'] === undefined ? 'inbox' : 'spam';
+  const state = request.headers[honeypotName] === undefined && !instructions.honeypot ? 'inbox' : 'spam';
   const userAgent = request.headers['user-agent'];
   const outcome = await services.writer.write(
     prepareSubmission({
@@ -122,9 +130,38 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
       receivedAt,
     }),
   );
-  if (outcome.replayed) return replay(reply, outcome.id);
-  services.metrics.submissions.inc({ state });
-  return { ok: true, id: outcome.id };
+  if (!outcome.replayed) services.metrics.submissions.inc({ state });
+  return accepted(request, reply, services, instructions, outcome.id, outcome.replayed);
+}
+
+/**
+ * The answer to a stored (or replayed) submission: the JSON of docs/form-endpoint.md, or
+ * for a person's browser a 303 to the success URL or the thank-you page.
+ */
+async function accepted(request: FormRequest, reply: FastifyReply, services: FormRouteServices, instructions: PostInstructions, id: string, replayed: boolean): Promise<unknown> {
+  if (replayed) void reply.header('idempotent-replayed', 'true');
+  if (!wantsHtml(request.headers.accept)) return reply.code(200).send({ ok: true, id });
+  const form = request.form!;
+  const location = await successLocation({
+    requested: instructions.redirect,
+    origin: request.headers.origin,
+    projectHostnames: async () => (await listProjectDomains(services.store.db, form.projectId)).map((domain) => domain.hostname),
+    successUrl: form.successUrl,
+  });
+  if (location !== null) return reply.code(303).header('location', location).send();
+  return reply.code(200).headers(personPageHeaders).send(thankYouPage(form.name ?? form.slug, backLink(request.headers.referer)));
+}
+
+/** A failure answered for a person: 303 to the form's error URL, or a page in words. */
+function answerFailureToPerson(request: FormRequest, reply: FastifyReply, error: unknown, services: FormRouteServices): FastifyReply {
+  const failure = logFailure(request, error);
+  setRetryAfter(reply, failure);
+  const errorUrl = request.form?.errorUrl ?? null;
+  if (errorUrl !== null) {
+    const fields = Object.keys(failure.details?.['errors'] ?? {});
+    return reply.code(303).header('location', errorLocation(errorUrl, failure.code, fields[0])).send();
+  }
+  return reply.code(errorCodes[failure.code].status).headers(personPageHeaders).send(errorPage(failure, services.limits, backLink(request.headers.referer)));
 }
 
 async function readBody(request: FormRequest, services: FormRouteServices): Promise<{ fields: Record<string, unknown>; uploads: StagedUpload[] }> {
@@ -148,8 +185,4 @@ function readIdempotencyKey(request: FastifyRequest): string | null {
 /** A key used within the window answers with its original submission, whatever the body. */
 async function findOriginal(services: FormRouteServices, formId: string, key: string): Promise<string | null> {
   return findIdempotentSubmission(services.store.db, formId, key, Date.now() - services.idempotencyWindowMs);
-}
-
-function replay(reply: FastifyReply, id: string): FastifyReply {
-  return reply.header('idempotent-replayed', 'true').code(200).send({ ok: true, id });
 }

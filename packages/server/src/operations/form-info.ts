@@ -1,4 +1,5 @@
 import type { FormInfo } from '@svc/protocol/api';
+import { parseNotifyEmails } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';
 import type { OperationContext } from './context.js';
 
@@ -7,7 +8,9 @@ export function formUrl(context: OperationContext, endpointId: string): string {
   return `${context.urls.formsUrl}/api/f/${endpointId}`;
 }
 
-export function toFormInfo(context: OperationContext, row: Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds'>): FormInfo {
+export type FormInfoRow = Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails'>;
+
+export function toFormInfo(context: OperationContext, row: FormInfoRow): FormInfo {
   return {
     slug: row.slug,
     name: row.name,
@@ -15,5 +18,8 @@ export function toFormInfo(context: OperationContext, row: Pick<FormRow, 'slug' 
     url: formUrl(context, row.endpoint_id),
     rateLimit:
       row.rate_limit_max !== null && row.rate_limit_window_seconds !== null ? { max: row.rate_limit_max, windowSeconds: row.rate_limit_window_seconds } : null,
+    successUrl: row.success_url,
+    errorUrl: row.error_url,
+    notify: parseNotifyEmails(row.notify_emails),
   };
 }

@@ -1,5 +1,8 @@
 import { ServiceError } from '@svc/protocol';
 import type { FormInfo, RateLimit } from '@svc/protocol/api';
+import { maxNotifyAddresses } from '@svc/protocol';
+import { isValidEmail } from '../forms/email.js';
+import { httpUrl } from '../forms/person-answers.js';
 import { checkPolicy } from '../ratelimit/policy.js';
 import { findProjectForm, listProjectForms, updateForm } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';
@@ -32,30 +35,82 @@ export function defaultRateLimit(context: OperationContext): RateLimit {
   return { max: context.options.rateLimit.max, windowSeconds: context.options.rateLimit.windowSeconds };
 }
 
+export interface FormSettingsChange {
+  /** null clears; undefined keeps. */
+  readonly successUrl?: string | null;
+  readonly errorUrl?: string | null;
+  readonly notify?: readonly string[];
+  readonly rateLimit?: RateLimit | null;
+}
+
 /**
- * `svc forms set-rate-limit`: the form's own limit per client IP (null: the server's
- * default). The form endpoint applies it at once in this process, within seconds elsewhere.
+ * `svc forms set` (docs/form-endpoint.md): a form's success and error URLs, notification
+ * addresses and rate limit; what is not given keeps its value. Every value is checked
+ * before anything is written; the form endpoint applies the change at once in this
+ * process, within seconds elsewhere.
  */
+export async function updateFormSettings(
+  context: OperationContext,
+  principal: Principal,
+  input: FormInput & FormSettingsChange,
+): Promise<{ form: FormInfo; defaultRateLimit: RateLimit; changed: boolean }> {
+  const changes = checkedSettings(context, input);
+  const result = await context.store.transaction(async (trx) => {
+    const { form } = await formInScope(trx, principal, input);
+    const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((column) => form[column] !== changes[column]);
+    if (changed) await updateForm(trx, form.id, changes, context.now());
+    return { form: { ...form, ...changes }, changed };
+  });
+  if (result.changed) context.forms.invalidate();
+  return { form: toFormInfo(context, result.form), defaultRateLimit: defaultRateLimit(context), changed: result.changed };
+}
+
+/** `svc forms set-rate-limit`: only the rate limit (null: the server's default). */
 export async function setFormRateLimit(
   context: OperationContext,
   principal: Principal,
   input: FormInput & { rateLimit: RateLimit | null },
 ): Promise<{ form: FormInfo; defaultRateLimit: RateLimit; changed: boolean }> {
-  if (input.rateLimit !== null) {
-    try {
-      checkPolicy(input.rateLimit);
-    } catch (error) {
-      throw new ServiceError('validation_failed', (error as Error).message, { errors: { rateLimit: (error as Error).message } });
-    }
+  return updateFormSettings(context, principal, { ...input, rateLimit: input.rateLimit });
+}
+
+type SettingsColumns = Partial<Pick<FormRow, 'success_url' | 'error_url' | 'notify_emails' | 'rate_limit_max' | 'rate_limit_window_seconds'>>;
+
+/** Whether the server can send notification emails (`--smtp-url` and `--mail-from`). */
+export function notificationsConfigured(context: OperationContext): boolean {
+  return context.options.smtpUrl !== undefined && context.options.mailFrom !== undefined;
+}
+
+function checkedSettings(context: OperationContext, input: FormSettingsChange): SettingsColumns {
+  const errors: Record<string, string> = {};
+  const columns: SettingsColumns = {};
+  for (const [key, column] of [['successUrl', 'success_url'], ['errorUrl', 'error_url']] as const) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (value === null) columns[column] = null;
+    else if (httpUrl(value) === null) errors[key] = 'must be an absolute http:// or https:// URL';
+    else columns[column] = value;
   }
-  const result = await context.store.transaction(async (trx) => {
-    const { form } = await formInScope(trx, principal, input);
-    const max = input.rateLimit?.max ?? null;
-    const windowSeconds = input.rateLimit?.windowSeconds ?? null;
-    const changed = form.rate_limit_max !== max || form.rate_limit_window_seconds !== windowSeconds;
-    if (changed) await updateForm(trx, form.id, { rate_limit_max: max, rate_limit_window_seconds: windowSeconds }, context.now());
-    return { form: { ...form, rate_limit_max: max, rate_limit_window_seconds: windowSeconds }, changed };
-  });
-  if (result.changed) context.forms.invalidate();
-  return { form: toFormInfo(context, result.form), defaultRateLimit: defaultRateLimit(context), changed: result.changed };
+  if (input.notify !== undefined) {
+    const addresses = [...new Set(input.notify.map((address) => address.trim()))];
+    const invalid = addresses.filter((address) => !isValidEmail(address));
+    if (invalid.length > 0) errors['notify'] = `not valid email addresses: ${invalid.join(', ')}`;
+    else if (addresses.length > maxNotifyAddresses) errors['notify'] = `at most ${maxNotifyAddresses} addresses`;
+    else if (addresses.length > 0 && !notificationsConfigured(context)) errors['notify'] = 'email notifications need the server started with --smtp-url and --mail-from';
+    else columns.notify_emails = addresses.length === 0 ? null : JSON.stringify(addresses);
+  }
+  if (input.rateLimit !== undefined) {
+    if (input.rateLimit !== null) {
+      try {
+        checkPolicy(input.rateLimit);
+      } catch (error) {
+        errors['rateLimit'] = (error as Error).message;
+      }
+    }
+    columns.rate_limit_max = input.rateLimit?.max ?? null;
+    columns.rate_limit_window_seconds = input.rateLimit?.windowSeconds ?? null;
+  }
+  const problems = Object.entries(errors);
+  if (problems.length > 0) throw new ServiceError('validation_failed', problems.map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
+  return columns;
 }

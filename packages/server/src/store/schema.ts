@@ -57,6 +57,10 @@ export interface FormsTable {
   endpoint_id: string;
   rate_limit_max: number | null;
   rate_limit_window_seconds: number | null;
+  success_url: Generated<string | null>;
+  error_url: Generated<string | null>;
+  /** JSON array of addresses, or null. */
+  notify_emails: Generated<string | null>;
   position: Generated<number>;
   created_at: number;
   updated_at: number;

@@ -18,6 +18,7 @@ function sampleData<T extends EventType>(type: T, now: number, createdAt: string
   const data: { [K in EventType]: () => EventDataMap[K] } = {
     'form.submission.created': () => submission(now, createdAt),
     'form.submission.spam': () => submission(now, createdAt),
+    'form.submission.deleted': () => ({ form: { id: 'sample-endpoint-id', slug: 'contact', name: 'Contact' }, submission: { id: newId('sub', now), createdAt, deletedAt: createdAt } }),
     'deploy.started': () => deploy(now, createdAt, null),
     'deploy.succeeded': () => deploy(now, createdAt, 'https://site.example.com'),
     'deploy.failed': () => deploy(now, createdAt, null),

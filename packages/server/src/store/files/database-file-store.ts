@@ -43,4 +43,8 @@ export class DatabaseFileStore implements FileStore {
     const row = await this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
     return row ? Readable.from([Buffer.from(row.content)]) : null;
   }
+
+  async remove(sha256: string): Promise<void> {
+    await this.db.deleteFrom('file_blobs').where('sha256', '=', sha256).execute();
+  }
 }

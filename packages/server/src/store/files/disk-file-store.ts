@@ -76,6 +76,13 @@ export class DiskFileStore implements FileStore {
     const exists = await stat(path).catch(() => null);
     return exists ? createReadStream(path) : null;
   }
+
+  async remove(sha256: string): Promise<void> {
+    if (!sha256Pattern.test(sha256)) return;
+    const directory = join(this.root, sha256.slice(0, 2));
+    await rm(join(directory, sha256), { force: true });
+    await syncDirectory(directory).catch(() => undefined);
+  }
 }
 
 async function syncDirectory(directory: string): Promise<void> {

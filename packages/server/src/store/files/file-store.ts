@@ -10,6 +10,8 @@ export interface FileStore {
   stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile>;
   /** The stored contents, or null when no file has that hash. */
   open(sha256: string): Promise<Readable | null>;
+  /** Removes the contents (nothing when there are none); the caller knows nothing refers to them. */
+  remove(sha256: string): Promise<void>;
 }
 
 export interface StagedFile {

@@ -12,6 +12,11 @@ export interface ResolvedForm {
   projectName: string;
   workspaceSlug: string;
   rateLimit: { max: number; windowSeconds: number } | null;
+  /** Where a browser goes after a successful post, and after a failed one (docs/form-endpoint.md). */
+  successUrl: string | null;
+  errorUrl: string | null;
+  /** Who is emailed about each new submission; empty when nobody is. */
+  notify: string[];
 }
 
 export async function findFormByEndpointId(db: Db, endpointId: string): Promise<ResolvedForm | null> {
@@ -27,6 +32,9 @@ export async function findFormByEndpointId(db: Db, endpointId: string): Promise<
       'forms.project_id',
       'forms.rate_limit_max',
       'forms.rate_limit_window_seconds',
+      'forms.success_url',
+      'forms.error_url',
+      'forms.notify_emails',
       'projects.name as project_name',
       'workspaces.slug as workspace_slug',
     ])
@@ -45,7 +53,17 @@ export async function findFormByEndpointId(db: Db, endpointId: string): Promise<
       row.rate_limit_max !== null && row.rate_limit_window_seconds !== null
         ? { max: row.rate_limit_max, windowSeconds: row.rate_limit_window_seconds }
         : null,
+    successUrl: row.success_url,
+    errorUrl: row.error_url,
+    notify: parseNotifyEmails(row.notify_emails),
   };
+}
+
+/** The `notify_emails` column: a JSON array of addresses, or null for none. */
+export function parseNotifyEmails(text: string | null): string[] {
+  if (text === null) return [];
+  const value = JSON.parse(text) as unknown;
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 export interface NewForm {
@@ -66,6 +84,9 @@ export async function insertForm(db: Db, form: NewForm, now = Date.now()): Promi
     endpoint_id: form.endpointId,
     rate_limit_max: form.rateLimit?.max ?? null,
     rate_limit_window_seconds: form.rateLimit?.windowSeconds ?? null,
+    success_url: null,
+    error_url: null,
+    notify_emails: null,
     position: form.position ?? 0,
     created_at: now,
     updated_at: now,
@@ -86,7 +107,7 @@ export async function findProjectForm(db: Db, projectId: string, slug: string): 
 export async function updateForm(
   db: Db,
   formId: string,
-  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds'>>,
+  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails'>>,
   now = Date.now(),
 ): Promise<void> {
   await db

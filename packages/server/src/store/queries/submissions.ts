@@ -48,8 +48,3 @@ export async function newestSubmissionId(db: Db, formId: string, state: Submissi
     .executeTakeFirst();
   return row?.id ?? null;
 }
-
-/** One submission of a form, or undefined when the form has none with that id. */
-export async function findFormSubmission(db: Db, formId: string, id: string): Promise<SubmissionListingRow | undefined> {
-  return db.selectFrom('submissions').select(listingColumns).where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
-}

@@ -1,0 +1,101 @@
+import { ServiceError, type SubmissionFile } from '@svc/protocol';
+import type { SubmissionInfo, SubmissionState } from '@svc/protocol/api';
+import { eventPayload } from '../forms/prepare-submission.js';
+import { newId } from '../ids.js';
+import {
+  deleteSubmission as deleteSubmissionRow,
+  eraseEventCopies,
+  findProjectSubmission,
+  insertEvent,
+  setSubmissionState,
+  submissionEvents,
+  unreferencedFiles,
+  type ProjectSubmission,
+} from '../store/queries/submission-changes.js';
+import type { Db } from '../store/store.js';
+import type { OperationContext, Principal } from './context.js';
+import { isoTime } from './iso-time.js';
+import type { ProjectInput } from './project-config.js';
+import { projectInScope, type ProjectInScope } from './scope.js';
+import { toSubmissionInfo } from './submission-info.js';
+
+export interface SubmissionInput extends ProjectInput {
+  readonly id: string;
+}
+
+/** A submission with the slug of its form, as `svc submissions show` prints it. */
+export type OwnedSubmission = SubmissionInfo & { form: string };
+
+async function submissionInScope(db: Db, principal: Principal, input: SubmissionInput): Promise<ProjectInScope & ProjectSubmission> {
+  const scope = await projectInScope(db, principal, input.workspace, input.project);
+  const found = await findProjectSubmission(db, scope.project.id, input.id);
+  if (!found) throw new ServiceError('not_found', `no submission "${input.id}" in project "${input.project}"`);
+  return { ...scope, ...found };
+}
+
+function owned(found: ProjectSubmission, state: SubmissionState = found.submission.state): OwnedSubmission {
+  return { ...toSubmissionInfo({ ...found.submission, state }), form: found.form.slug };
+}
+
+/** `svc submissions show`: one submission of the project, with its fields and files. */
+export async function getSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ submission: OwnedSubmission }> {
+  return { submission: owned(await submissionInScope(context.store.db, principal, input)) };
+}
+
+/**
+ * `svc submissions move --to inbox|spam` (docs/form-endpoint.md): moving to the inbox emits
+ * `form.submission.created`, moving to Spam `form.submission.spam`, in the same transaction;
+ * moving to where it already is changes nothing and emits nothing.
+ */
+export async function moveSubmission(
+  context: OperationContext,
+  principal: Principal,
+  input: SubmissionInput & { to: SubmissionState },
+): Promise<{ submission: OwnedSubmission; changed: boolean }> {
+  const result = await context.store.transaction(async (trx) => {
+    const found = await submissionInScope(trx, principal, input);
+    if (found.submission.state === input.to) return { found, changed: false };
+    const now = context.now();
+    await setSubmissionState(trx, found.submission.id, input.to);
+    const eventId = newId('evt', now);
+    const type = input.to === 'inbox' ? 'form.submission.created' : 'form.submission.spam';
+    const form = { endpointId: found.form.endpointId, slug: found.form.slug, name: found.form.name, workspaceSlug: found.workspace.slug, projectName: found.project.name };
+    const payload = eventPayload(
+      { eventId, type, createdAt: isoTime(now), submittedAt: isoTime(found.submission.created_at), form, submissionId: found.submission.id },
+      found.submission.fields,
+      found.submission.files,
+    );
+    await insertEvent(trx, { id: eventId, projectId: found.project.id, type, payload, now });
+    return { found, changed: true };
+  });
+  if (result.changed) context.store.announceEvents();
+  return { submission: owned(result.found, input.to), changed: result.changed };
+}
+
+/**
+ * `svc submissions delete` (docs/data-lifecycle.md): in one transaction the submission and
+ * its idempotency key go, its events keep only a tombstone, their pending deliveries fail
+ * without another attempt, kept receiver answers are dropped, and `form.submission.deleted`
+ * is written. Then its files are removed unless another submission has the same contents.
+ */
+export async function deleteSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ deleted: { id: string; form: string } }> {
+  const found = await context.store.transaction(async (trx) => {
+    const found = await submissionInScope(trx, principal, input);
+    const now = context.now();
+    const deletedAt = isoTime(now);
+    const formRef = { id: found.form.endpointId, slug: found.form.slug, name: found.form.name };
+    const submission = { id: found.submission.id, createdAt: isoTime(found.submission.created_at), deletedAt };
+    const envelope = (id: string, type: string, createdAt: string) =>
+      JSON.stringify({ id, type, createdAt, workspace: found.workspace.slug, project: found.project.name, data: { form: formRef, submission } });
+    const events = await submissionEvents(trx, found.project.id, found.submission.id);
+    await eraseEventCopies(trx, events, (event) => envelope(event.id, event.type, isoTime(event.created_at)), 'cancelled: the submission was deleted', now);
+    await deleteSubmissionRow(trx, found.submission.id);
+    const eventId = newId('evt', now);
+    await insertEvent(trx, { id: eventId, projectId: found.project.id, type: 'form.submission.deleted', payload: envelope(eventId, 'form.submission.deleted', deletedAt), now });
+    return found;
+  });
+  context.store.announceEvents();
+  const hashes = (JSON.parse(found.submission.files) as SubmissionFile[]).map((file) => file.sha256);
+  for (const sha256 of await unreferencedFiles(context.store.db, hashes)) await context.store.files.remove(sha256);
+  return { deleted: { id: found.submission.id, form: found.form.slug } };
+}

@@ -1,0 +1,98 @@
+import type { SubmissionRow, SubmissionState } from '../schema.js';
+import type { Db } from '../store.js';
+
+/** A submission of a project with the form it belongs to: what the owner's operations act on. */
+export interface ProjectSubmission {
+  readonly submission: Pick<SubmissionRow, 'id' | 'form_id' | 'state' | 'fields' | 'files' | 'created_at'>;
+  readonly form: { id: string; slug: string; name: string | null; endpointId: string };
+}
+
+export async function findProjectSubmission(db: Db, projectId: string, id: string): Promise<ProjectSubmission | undefined> {
+  const row = await db
+    .selectFrom('submissions')
+    .innerJoin('forms', 'forms.id', 'submissions.form_id')
+    .select([
+      'submissions.id',
+      'submissions.form_id',
+      'submissions.state',
+      'submissions.fields',
+      'submissions.files',
+      'submissions.created_at',
+      'forms.slug',
+      'forms.name',
+      'forms.endpoint_id',
+    ])
+    .where('forms.project_id', '=', projectId)
+    .where('submissions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { slug, name, endpoint_id, ...submission } = row;
+  return { submission, form: { id: row.form_id, slug, name, endpointId: endpoint_id } };
+}
+
+export async function setSubmissionState(db: Db, id: string, state: SubmissionState): Promise<void> {
+  await db.updateTable('submissions').set({ state }).where('id', '=', id).execute();
+}
+
+/** Removes the submission and its idempotency key. */
+export async function deleteSubmission(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('submission_id', '=', id).execute();
+  await db.deleteFrom('submissions').where('id', '=', id).execute();
+}
+
+/**
+ * The project's events that carry this submission. Events do not reference submissions by
+ * column, so candidates are found by text and confirmed on the parsed payload.
+ */
+export async function submissionEvents(db: Db, projectId: string, submissionId: string): Promise<{ id: string; type: string; created_at: number }[]> {
+  const candidates = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload', 'created_at'])
+    .where('project_id', '=', projectId)
+    .where('type', 'in', ['form.submission.created', 'form.submission.spam'])
+    .where('payload', 'like', `%${submissionId}%`)
+    .execute();
+  return candidates
+    .filter((event) => (JSON.parse(event.payload) as { data?: { submission?: { id?: unknown } } }).data?.submission?.id === submissionId)
+    .map(({ id, type, created_at }) => ({ id, type, created_at }));
+}
+
+/**
+ * Erases what the events kept of a submission: each payload becomes `tombstone(event)`,
+ * pending deliveries of them fail without another attempt, and the answers kept from
+ * receivers (which may echo the fields) are dropped.
+ */
+export async function eraseEventCopies(
+  db: Db,
+  events: readonly { id: string; type: string; created_at: number }[],
+  tombstone: (event: { id: string; type: string; created_at: number }) => string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  if (events.length === 0) return;
+  const ids = events.map((event) => event.id);
+  for (const event of events) await db.updateTable('events').set({ payload: tombstone(event) }).where('id', '=', event.id).execute();
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'failed', next_attempt_at: now, lease_owner: null, lease_expires_at: null, last_error: reason, updated_at: now, completed_at: now })
+    .where('event_id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute();
+  const deliveries = db.selectFrom('deliveries').select('id').where('event_id', 'in', ids);
+  await db.updateTable('delivery_attempts').set({ response_body: null }).where('delivery_id', 'in', deliveries).execute();
+}
+
+/** Which of these file hashes no submission refers to any more. */
+export async function unreferencedFiles(db: Db, sha256s: readonly string[]): Promise<string[]> {
+  const unreferenced: string[] = [];
+  for (const sha256 of new Set(sha256s)) {
+    const user = await db.selectFrom('submissions').select('id').where('files', 'like', `%${sha256}%`).limit(1).executeTakeFirst();
+    if (!user) unreferenced.push(sha256);
+  }
+  return unreferenced;
+}
+
+/** A new outbox event, to be fanned out to the project's webhooks by the dispatcher. */
+export async function insertEvent(db: Db, event: { id: string; projectId: string; type: string; payload: string; now: number }): Promise<void> {
+  await db.insertInto('events').values({ id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: null }).execute();
+}
