@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { ServiceError } from '@svc/protocol';
+import { printable } from './format/printable.js';
 import type { Io } from './io.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -65,11 +66,12 @@ export class Output {
       }
       return;
     }
-    this.io.stderr.write(`${this.errColor.red('error')} ${error.message}\n`);
+    this.io.stderr.write(`${this.errColor.red('error')} ${printable(error.message)}\n`);
   }
 
+  /** Rows as aligned columns; every cell is data, shown with its control characters escaped. */
   table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
-    const cells = rows.map((row) => columns.map((column) => column.value(row)));
+    const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
     const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => (line[i] ?? '').length)));
     const render = (line: readonly string[]) =>
       line

@@ -93,15 +93,16 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     const urls = { baseUrl: '', formsUrl: '' };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { store, metrics, ...(dependencies ? { dependencies } : {}) })];
+    const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
+    if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
-      const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit });
       const settings = await createSettingsArea({ context, rateLimiter });
       closers.push(() => cliApi.close(), () => settings.close());
       plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
     }
     if (options.role !== 'web') {
-      const worker = new DeliveryWorker({ store, settings: delivery, box, logger, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
+      const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
       closers.push(() => worker.stop());
     }

@@ -41,6 +41,10 @@ export class ApiClient {
     return this.call('PUT', path, schema, { body });
   }
 
+  patch<S extends TSchema>(path: string, body: unknown, schema: S): Promise<Static<S>> {
+    return this.call('PATCH', path, schema, { body });
+  }
+
   delete<S extends TSchema>(path: string, schema: S): Promise<Static<S>> {
     return this.call('DELETE', path, schema, {});
   }

@@ -16,3 +16,13 @@ export function formsTable(out: Output, forms: readonly FormInfo[], defaultRateL
     },
   ]);
 }
+
+/** A form's settings, one per line, for `svc forms set`. */
+export function formSettingsLines(form: FormInfo, defaultRateLimit: RateLimit): string[] {
+  return [
+    `  success URL:   ${form.successUrl ?? 'none (a thank-you page)'}`,
+    `  error URL:     ${form.errorUrl ?? 'none (a page that says what went wrong)'}`,
+    `  notify:        ${form.notify.length === 0 ? 'nobody' : form.notify.join(', ')}`,
+    `  rate limit:    ${form.rateLimit ? formatRateLimit(form.rateLimit) : `default (${formatRateLimit(defaultRateLimit)})`}`,
+  ];
+}

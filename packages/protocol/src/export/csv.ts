@@ -17,3 +17,14 @@ export function cellText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
 }
+
+/**
+ * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or
+ * a carriage return) made inert with a leading `'`, which spreadsheets hide; plain numbers
+ * such as `-5` cannot be formulas and stay as they are (OWASP, "CSV Injection").
+ */
+export function neutralizeFormula(value: string): string {
+  if (!/^[=+\-@\t\r]/.test(value)) return value;
+  if (/^[+-]?\d+(\.\d+)?$/.test(value)) return value;
+  return `'${value}`;
+}

@@ -35,4 +35,18 @@ describe('submissions as CSV', () => {
   it('writes only the meta columns for an export without fields', () => {
     expect(new SubmissionCsv({ fields: [], fileFields: [] }).headerRecord()).toBe('submission_id,submitted_at\r\n');
   });
+
+  it('keeps cells a spreadsheet would run as formulas from running, in values, file names and field names', () => {
+    const csv = new SubmissionCsv({ fields: ['=cmd', 'a', 'b', 'c', 'd'], fileFields: ['cv'] });
+    expect(csv.headerRecord()).toBe("submission_id,submitted_at,'=cmd,a,b,c,d,cv\r\n");
+    const files = [{ field: 'cv', name: '@SUM(A1).pdf', size: 1, contentType: 'application/pdf' }];
+    expect(csv.record(submission('sub_4', { a: '=HYPERLINK("http://evil")', b: '+1+1', c: '-5', d: '\tx' }, files))).toBe(
+      `sub_4,2026-11-21T10:00:00.000Z,,"'=HYPERLINK(""http://evil"")",'+1+1,-5,'\tx,'@SUM(A1).pdf\r\n`,
+    );
+  });
+
+  it('writes cells exactly as submitted when asked for raw output', () => {
+    const csv = new SubmissionCsv({ fields: ['a'], fileFields: [] }, { raw: true });
+    expect(csv.record(submission('sub_5', { a: '=1+1' }))).toBe('sub_5,2026-11-21T10:00:00.000Z,=1+1\r\n');
+  });
 });

@@ -5,3 +5,10 @@
 ALTER TABLE forms ADD COLUMN success_url TEXT;
 ALTER TABLE forms ADD COLUMN error_url TEXT;
 ALTER TABLE forms ADD COLUMN notify_emails TEXT;
+
+-- Notification emails go through the webhook outbox: each form with addresses has one
+-- target of kind 'email' (url `mailto:a@x,b@y`, form_id set), fanned out, retried and
+-- logged like any webhook.
+ALTER TABLE webhooks ADD COLUMN kind TEXT NOT NULL DEFAULT 'http';
+ALTER TABLE webhooks ADD COLUMN form_id TEXT REFERENCES forms (id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX webhooks_form_email ON webhooks (form_id) WHERE form_id IS NOT NULL;

@@ -12,6 +12,8 @@ export interface AttemptOutcome {
   /** The first 64 KiB of the answer, as text. */
   readonly responseBody: string | null;
   readonly retryAfter: string | null;
+  /** For an email: whether the SMTP server took it (emails have no status code). */
+  readonly accepted?: boolean;
 }
 
 export type DeliveryVerdict =
@@ -22,12 +24,12 @@ export type DeliveryVerdict =
 export const goneReason = 'the endpoint answered 410 Gone';
 
 /**
- * Success is any 2xx. 410 Gone fails the delivery and disables the webhook. Anything else is
+ * Success is any 2xx (or an email the SMTP server accepted). 410 Gone fails the delivery and disables the webhook. Anything else is
  * retried while the budget lasts, then fails.
  */
 export function decideDelivery(policy: RetryPolicy, outcome: AttemptOutcome, attemptInBudget: number, now: number, random?: () => number): DeliveryVerdict {
   const status = outcome.statusCode;
-  if (status !== null && status >= 200 && status < 300) return { status: 'succeeded' };
+  if (outcome.accepted === true || (status !== null && status >= 200 && status < 300)) return { status: 'succeeded' };
   if (status === 410) return { status: 'failed', disableWebhook: goneReason };
   const retryAt = nextAttemptAt(policy, { attemptInBudget, statusCode: status, retryAfter: outcome.retryAfter, now }, random);
   return retryAt === null ? { status: 'failed', disableWebhook: null } : { status: 'pending', nextAttemptAt: retryAt };

@@ -5,10 +5,20 @@ import type { SecretBox } from '../webhooks/secret-box.js';
 import { activeSigningSecrets } from '../webhooks/signing-secret.js';
 import { decideDelivery, describeOutcome, type AttemptOutcome } from './attempt-decision.js';
 import type { HttpSender, OutgoingRequest } from './http-sender.js';
+import type { MailMessage, MailSender } from './mail-sender.js';
+import { notificationEmail } from './notification-email.js';
 import type { RetryPolicy } from './retry-policy.js';
+
+/** How this server sends notification emails; null without `--smtp-url`. */
+export interface MailDelivery {
+  readonly sender: MailSender;
+  /** The public base URL, for the link to the submission (known once the server listens). */
+  readonly baseUrl: () => string;
+}
 
 export interface AttemptDependencies {
   readonly sender: HttpSender;
+  readonly mail: MailDelivery | null;
   readonly box: SecretBox;
   readonly policy: RetryPolicy;
   readonly now: () => number;
@@ -63,7 +73,9 @@ export async function attemptDelivery(job: DeliveryJob, dependencies: AttemptDep
 }
 
 /** The attempt's outcome, and the headers it sent (kept for the delivery log; null when nothing was sent). */
-async function send(job: DeliveryJob, { sender, box, now: clock }: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
+async function send(job: DeliveryJob, dependencies: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
+  if (job.kind === 'email') return sendEmail(job, dependencies);
+  const { sender, box, now: clock } = dependencies;
   const now = clock();
   let secrets: string[];
   try {
@@ -81,4 +93,29 @@ async function send(job: DeliveryJob, { sender, box, now: clock }: AttemptDepend
     return { outcome, requestHeaders: null };
   }
   return { outcome: await sender.send(request), requestHeaders: request.headers };
+}
+
+/** A notification email; its headers are what the delivery log keeps of the attempt. */
+async function sendEmail(job: DeliveryJob, { mail, now: clock }: AttemptDependencies): Promise<{ outcome: AttemptOutcome; requestHeaders: Readonly<Record<string, string>> | null }> {
+  const now = clock();
+  if (mail === null) {
+    const outcome = { startedAt: now, durationMs: 0, statusCode: null, accepted: false, error: 'this server sends no email: start it with --smtp-url and --mail-from', responseBody: null, retryAfter: null };
+    return { outcome, requestHeaders: null };
+  }
+  let message: MailMessage;
+  try {
+    message = notificationEmail(job, mail.baseUrl(), mail.sender.from);
+  } catch (error) {
+    const outcome = { startedAt: now, durationMs: 0, statusCode: null, accepted: false, error: `the email could not be written: ${(error as Error).message}`, responseBody: null, retryAfter: null };
+    return { outcome, requestHeaders: null };
+  }
+  const headers = {
+    from: mail.sender.from,
+    to: message.to.join(', '),
+    ...(message.replyTo === null ? {} : { 'reply-to': message.replyTo }),
+    subject: message.subject,
+    'message-id': message.messageId,
+    ...message.headers,
+  };
+  return { outcome: await mail.sender.send(message), requestHeaders: headers };
 }

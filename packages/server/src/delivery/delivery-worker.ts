@@ -7,7 +7,7 @@ import { dispatchEvents } from '../store/queries/dispatch-events.js';
 import { nextDeliveryDue } from '../store/queries/next-delivery-due.js';
 import type { Store } from '../store/store.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
-import { attemptDelivery, type AttemptResult } from './attempt-delivery.js';
+import { attemptDelivery, type AttemptResult, type MailDelivery } from './attempt-delivery.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import type { DeliverySettings } from './delivery-settings.js';
 import { HttpSender } from './http-sender.js';
@@ -16,6 +16,8 @@ export interface DeliveryWorkerDependencies {
   readonly store: Store;
   readonly settings: DeliverySettings;
   readonly box: SecretBox;
+  /** Sends notification emails; null when the server has no `--smtp-url`. */
+  readonly mail: MailDelivery | null;
   readonly logger: Logger;
   /** The clock of leases, schedules and attempts (injected, as the operations' is). */
   readonly now: () => number;
@@ -176,10 +178,10 @@ export class DeliveryWorker {
   }
 
   private async deliver(job: DeliveryJob): Promise<void> {
-    const { settings, box, logger } = this.dependencies;
+    const { settings, box, mail, logger } = this.dependencies;
     let result: AttemptResult;
     try {
-      result = await attemptDelivery(job, { sender: this.sender, box, policy: settings.policy, now: this.dependencies.now });
+      result = await attemptDelivery(job, { sender: this.sender, mail, box, policy: settings.policy, now: this.dependencies.now });
     } finally {
       this.sending -= 1;
       this.startSends();

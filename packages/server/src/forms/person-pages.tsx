@@ -9,12 +9,15 @@ import type { FormLimits } from './limits.js';
  * (docs/form-endpoint.md): a thank-you page, or what went wrong in words. Self-contained:
  * one small style sheet, allowed by its hash; no script, nothing fetched.
  */
-const style = `body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
+const style = `body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
 main{max-width:34rem;margin:12vh auto 2rem;padding:2rem 2.25rem;background:#fff;border:1px solid #d9e2ec;border-radius:12px;box-shadow:0 1px 3px rgba(15,23,42,.06)}
 h1{margin:0 0 .75rem;font-size:1.5rem;line-height:1.25}
 p,ul{margin:0 0 1rem}li{margin:.25rem 0}code{font:.9em ui-monospace,SFMono-Regular,Menlo,monospace;background:#f0f4f8;padding:.1em .3em;border-radius:4px}
 a{color:#1d4ed8}a:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}.back{margin-top:1.5rem}
 @media (prefers-color-scheme:dark){body{background:#0f172a;color:#e2e8f0}main{background:#111827;border-color:#334155}code{background:#1e293b}a{color:#93c5fd}}`;
+
+// Rendered as text, so it must hold nothing that escaping changes (its hash must match).
+if (/[<>&"']/.test(style)) throw new Error('the style of the form endpoint\'s pages must not need escaping');
 
 /** Headers of every page the endpoint shows a person. */
 export const personPageHeaders: Readonly<Record<string, string>> = {

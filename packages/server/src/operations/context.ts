@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { MailDelivery } from '../delivery/attempt-delivery.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import type { FormDirectory } from '../forms/form-directory.js';
 import type { ServerOptions } from '../server-options.js';
@@ -35,4 +36,6 @@ export interface OperationContext {
   readonly secrets: SecretBox;
   /** Retry schedule, timeouts and limits of webhook delivery (a test send uses them too). */
   readonly delivery: DeliverySettings;
+  /** How notification emails are sent; null when the server has no `--smtp-url`. */
+  readonly mail: MailDelivery | null;
 }

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { deliverySettings } from '../delivery/delivery-settings.js';
+import { MailSender } from '../delivery/mail-sender.js';
 import type { ServerOptions } from '../server-options.js';
 import type { Store } from '../store/store.js';
 import { SecretBox } from '../webhooks/secret-box.js';
@@ -23,14 +24,19 @@ export interface OperationContextParts {
 export function createOperationContext(parts: OperationContextParts): OperationContext {
   const key = parts.options.encryptionKey;
   if (!parts.secrets && !key) throw new Error('an operation context needs the encryption key of webhook secrets');
+  const urls = parts.urls ?? { baseUrl: 'http://127.0.0.1', formsUrl: 'http://127.0.0.1' };
+  const now = parts.now ?? Date.now;
+  const delivery = deliverySettings(parts.options);
+  const { smtpUrl, mailFrom } = parts.options;
   return {
     store: parts.store,
     options: parts.options,
     secrets: parts.secrets ?? new SecretBox(key!),
-    delivery: deliverySettings(parts.options),
-    urls: parts.urls ?? { baseUrl: 'http://127.0.0.1', formsUrl: 'http://127.0.0.1' },
+    delivery,
+    mail: smtpUrl === undefined || mailFrom === undefined ? null : { sender: new MailSender(smtpUrl, mailFrom, delivery.timeoutMs, now), baseUrl: () => urls.baseUrl },
+    urls,
     forms: parts.forms ?? { invalidate: () => undefined },
     logger: parts.logger ?? pino({ level: 'silent' }),
-    now: parts.now ?? Date.now,
+    now,
   };
 }

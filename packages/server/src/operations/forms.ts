@@ -4,11 +4,12 @@ import { maxNotifyAddresses } from '@svc/protocol';
 import { isValidEmail } from '../forms/email.js';
 import { httpUrl } from '../forms/person-answers.js';
 import { checkPolicy } from '../ratelimit/policy.js';
-import { findProjectForm, listProjectForms, updateForm } from '../store/queries/forms.js';
+import { findProjectForm, listProjectForms, parseNotifyEmails, updateForm } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
+import { syncNotificationTarget } from './notification-target.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 
@@ -59,6 +60,9 @@ export async function updateFormSettings(
     const { form } = await formInScope(trx, principal, input);
     const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((column) => form[column] !== changes[column]);
     if (changed) await updateForm(trx, form.id, changes, context.now());
+    if (changes.notify_emails !== undefined && changes.notify_emails !== form.notify_emails) {
+      await syncNotificationTarget(trx, form, parseNotifyEmails(changes.notify_emails), context.secrets, context.now());
+    }
     return { form: { ...form, ...changes }, changed };
   });
   if (result.changed) context.forms.invalidate();
@@ -87,9 +91,10 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
   for (const [key, column] of [['successUrl', 'success_url'], ['errorUrl', 'error_url']] as const) {
     const value = input[key];
     if (value === undefined) continue;
+    const url = value === null ? null : httpUrl(value);
     if (value === null) columns[column] = null;
-    else if (httpUrl(value) === null) errors[key] = 'must be an absolute http:// or https:// URL';
-    else columns[column] = value;
+    else if (url === null) errors[key] = 'must be an absolute http:// or https:// URL';
+    else columns[column] = url.href;
   }
   if (input.notify !== undefined) {
     const addresses = [...new Set(input.notify.map((address) => address.trim()))];

@@ -107,6 +107,8 @@ export async function createWebhook(context: OperationContext, principal: Princi
       previous_secret_expires_at: null,
       enabled: 1,
       disabled_reason: null,
+      kind: 'http',
+      form_id: null,
       created_at: now,
       updated_at: now,
     };
@@ -131,6 +133,7 @@ export async function getWebhook(context: OperationContext, principal: Principal
 export async function removeWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookInfo> {
   return context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
+    refuseForNotifications(webhook, 'removed', 'change them with `svc forms set SLUG --notify none`');
     await deleteWebhook(trx, webhook.id);
     return toWebhookInfo(scope, webhook, context.now());
   });
@@ -176,6 +179,7 @@ export async function rotateWebhookSecret(context: OperationContext, principal: 
   const now = context.now();
   const { scope, row } = await context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
+    refuseForNotifications(webhook, 'given a signing secret', 'emails are not signed');
     await storeRotatedSecret(trx, webhook.id, box.seal(secret, signingSecretContext(webhook.id)), graceSeconds === 0 ? null : now + graceSeconds * 1_000, now);
     return { scope, row: (await findProjectWebhook(trx, scope.project.id, webhook.id))! };
   });
@@ -216,7 +220,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
   const sender = new HttpSender(settings, context.now);
   let result;
   try {
-    result = await attemptDelivery(job, { sender, box, policy: settings.policy, now: context.now });
+    result = await attemptDelivery(job, { sender, mail: context.mail, box, policy: settings.policy, now: context.now });
   } finally {
     await sender.close();
   }
@@ -228,6 +232,11 @@ export async function testWebhook(context: OperationContext, principal: Principa
   const attempt = await findAttempt(context.store.db, deliveryId, 1);
   if (!delivery || !attempt) throw new ServiceError('not_found', `the webhook "${input.id}" was removed during the test`);
   return { succeeded: result.record.status === 'succeeded', event: { id: eventId, type }, delivery: toDeliveryInfo(delivery), attempt: toAttemptView(attempt) };
+}
+
+/** A form's notification target is managed through the form's settings, not as a webhook. */
+function refuseForNotifications(webhook: WebhookRow, what: string, instead: string): void {
+  if (webhook.kind === 'email') throw new ServiceError('conflict', `${webhook.id} sends a form's notification emails and cannot be ${what}: ${instead}`);
 }
 
 async function webhookInScope(db: Db, principal: Principal, input: WebhookIdInput): Promise<{ scope: ProjectInScope; webhook: WebhookRow }> {

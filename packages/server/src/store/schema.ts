@@ -107,9 +107,15 @@ export interface WebhooksTable {
   previous_secret_expires_at: number | null;
   enabled: Generated<number>;
   disabled_reason: string | null;
+  /** `http` (a webhook) or `email` (a form's notification emails, url `mailto:…`). */
+  kind: Generated<WebhookKind>;
+  /** The form whose submissions an email target reports; null for webhooks. */
+  form_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
+
+export type WebhookKind = 'http' | 'email';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

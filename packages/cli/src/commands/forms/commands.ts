@@ -9,9 +9,29 @@ export const formsList = defineCommand({
   run: async (context): Promise<number> => (await import('./run.js')).list(context),
 });
 
+export const formsSet = defineCommand({
+  name: 'set',
+  summary: 'set a form\'s success and error URLs, notification emails and rate limit',
+  description: `Change a form's settings; what is not given keeps its value. --success-url and --error-url are where a browser goes after a plain HTML post succeeds or fails (absolute http:// or https:// URLs; \`none\` removes one). --notify sets who is emailed about each new submission (comma-separated or the flag repeated; \`none\` for nobody; the server needs --smtp-url). --rate-limit takes requests/window as \`svc serve --rate-limit\` does, or \`default\`.`,
+  arguments: { slug: { description: 'the form\'s slug' } },
+  flags: {
+    successUrl: { flag: '--success-url <url>', description: 'where a browser goes after a successful post, or none' },
+    errorUrl: { flag: '--error-url <url>', description: 'where a browser goes after a failed post (with ?error=CODE), or none' },
+    notify: { flag: '--notify <emails...>', description: 'who is emailed about each new submission, or none' },
+    rateLimit: { flag: '--rate-limit <limit>', description: 'requests/window per client IP, e.g. 10/1m, or default' },
+    ...projectFlags,
+  },
+  examples: [
+    'svc forms set contact --success-url https://example.com/thanks --error-url https://example.com/oops',
+    'svc forms set contact --notify sales@example.com,owner@example.com',
+    'svc forms set contact --notify none --rate-limit default --json',
+  ],
+  run: async (context): Promise<number> => (await import('./run.js')).set(context),
+});
+
 export const formsSetRateLimit = defineCommand({
   name: 'set-rate-limit',
-  summary: 'give a form its own rate limit per client IP, or put it back on the default',
+  summary: 'give a form its own rate limit per client IP, or put it back on the default (as forms set --rate-limit)',
   description: `Give a form its own limit of submissions per client IP, written requests/window as for \`svc serve --rate-limit\` (window in s, m, h or d; a bare number is seconds), or \`default\` to use the server's limit again (30/5m unless the server sets another). Bounds: 1 to 1,000,000 requests, windows of 1 second to 24 hours.`,
   arguments: {
     slug: { description: 'the form\'s slug' },
@@ -24,6 +44,6 @@ export const formsSetRateLimit = defineCommand({
 
 export const formsCommand = defineGroup({
   name: 'forms',
-  summary: 'the project\'s form endpoints: list them, set a form\'s rate limit',
-  commands: [formsList, formsSetRateLimit],
+  summary: 'the project\'s form endpoints: list them, change a form\'s settings',
+  commands: [formsList, formsSet, formsSetRateLimit],
 });

@@ -1,10 +1,11 @@
 import { cliPaths, ServiceError } from '@svc/protocol';
-import { ListFormsResponse, SetRateLimitResponse, type RateLimit } from '@svc/protocol/api';
+import { FormSettingsResponse, ListFormsResponse, SetRateLimitResponse, type FormSettingsRequest, type RateLimit } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { formsTable } from '../../format/forms-table.js';
+import { formSettingsLines } from '../../format/forms-table.js';
 import { formatRateLimit } from '../../format/rate-limit.js';
 import { callProject } from '../../server-call.js';
-import type { formsList, formsSetRateLimit } from './commands.js';
+import type { formsList, formsSet, formsSetRateLimit } from './commands.js';
 
 export async function list(context: ContextOf<typeof formsList>): Promise<number> {
   return callProject(
@@ -28,6 +29,32 @@ export async function setRateLimit(context: ContextOf<typeof formsSetRateLimit>)
       return `${result.changed ? 'Form' : 'Unchanged: form'} ${result.form.slug} is limited to ${current} per client IP.`;
     },
   );
+}
+
+export async function set(context: ContextOf<typeof formsSet>): Promise<number> {
+  const { options } = context;
+  const body: FormSettingsRequest = {
+    ...(options.successUrl === undefined ? {} : { successUrl: orNull(options.successUrl) }),
+    ...(options.errorUrl === undefined ? {} : { errorUrl: orNull(options.errorUrl) }),
+    ...(options.notify === undefined ? {} : { notify: addresses(options.notify) }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: await parseLimit(options.rateLimit) }),
+  };
+  if (Object.keys(body).length === 0) throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify and --rate-limit');
+  return callProject(
+    context,
+    ({ api, ref }) => api.patch(cliPaths.form(ref.workspace, ref.project, context.args.slug), body, FormSettingsResponse),
+    (result) => `${result.changed ? 'Updated' : 'Unchanged:'} form ${result.form.slug}.\n${formSettingsLines(result.form, result.defaultRateLimit).join('\n')}`,
+  );
+}
+
+/** `none` (or nothing) removes a URL. */
+function orNull(text: string): string | null {
+  return text.trim() === '' || text.trim().toLowerCase() === 'none' ? null : text.trim();
+}
+
+function addresses(values: readonly string[]): string[] {
+  const list = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  return list.length === 1 && list[0]!.toLowerCase() === 'none' ? [] : list;
 }
 
 /** `default` → null; else the syntax of `svc serve --rate-limit` (its own parser). */

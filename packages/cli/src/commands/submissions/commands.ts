@@ -1,6 +1,6 @@
 import { submissionPageSize } from '@svc/protocol';
 import { defineCommand, defineGroup } from '../../command.js';
-import { projectFlags } from '../../common-options.js';
+import { projectFlags, yesFlag } from '../../common-options.js';
 
 export const submissionsList = defineCommand({
   name: 'list',
@@ -26,7 +26,7 @@ export const submissionsExport = defineCommand({
   summary: 'stream every submission of a form as CSV or NDJSON',
   description: `Stream every submission of a form (the inbox, or the spam with --spam), oldest first, to stdout or to --output FILE. The export holds what was stored when it started.
 
-csv: RFC 4180 (CRLF line ends, quoted when needed). Columns: submission_id, submitted_at, then every field name used by any submission, in order of first use; file fields hold the file names. ndjson: one JSON object per line, as \`svc submissions list --json\` shows them.
+csv: RFC 4180 (CRLF line ends, quoted when needed). Columns: submission_id, submitted_at, then every field name used by any submission, in order of first use; file fields hold the file names. A cell that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or CR) gets a leading ' unless --raw. ndjson: one JSON object per line, as \`svc submissions list --json\` shows them.
 
 A progress line is drawn on stderr when it is a terminal. With --json, --output is required and stdout holds one JSON summary.`,
   flags: {
@@ -34,6 +34,7 @@ A progress line is drawn on stderr when it is a terminal. With --json, --output 
     format: { flag: '--format <format>', description: 'csv or ndjson', defaultValue: 'csv', choices: ['csv', 'ndjson'] },
     spam: { flag: '--spam', description: 'export the spam instead of the inbox' },
     output: { flag: '-o, --output <file>', description: 'write to this file instead of stdout (replaced if it exists)' },
+    raw: { flag: '--raw', description: 'CSV cells exactly as submitted, even those a spreadsheet would run as formulas' },
     ...projectFlags,
   },
   examples: [
@@ -44,8 +45,56 @@ A progress line is drawn on stderr when it is a terminal. With --json, --output 
   run: async (context): Promise<number> => (await import('./export.js')).exportSubmissions(context),
 });
 
+const submissionId = { id: { description: 'the submission\'s id (from `svc submissions list`)' } } as const;
+
+export const submissionsShow = defineCommand({
+  name: 'show',
+  summary: 'show one submission: its form, state, every field and file',
+  arguments: submissionId,
+  flags: projectFlags,
+  examples: ['svc submissions show sub_…', 'svc submissions show sub_… --json | jq .submission.fields'],
+  run: async (context): Promise<number> => (await import('./owner.js')).show(context),
+});
+
+export const submissionsDownload = defineCommand({
+  name: 'download',
+  summary: 'download a submission\'s files, byte for byte as they were uploaded',
+  description: `Write the files of a submission into --output (default: the current directory), under their uploaded names (made safe: no directories; a name already taken gets a number). --field keeps only the files of that field. Existing files are never overwritten.`,
+  arguments: submissionId,
+  flags: {
+    field: { flag: '--field <name>', description: 'only the files of this field' },
+    output: { flag: '-o, --output <dir>', description: 'the directory to write into (created if missing; default: .)' },
+    ...projectFlags,
+  },
+  examples: ['svc submissions download sub_…', 'svc submissions download sub_… --field cv --output ./cvs --json'],
+  run: async (context): Promise<number> => (await import('./owner.js')).download(context),
+});
+
+export const submissionsMove = defineCommand({
+  name: 'move',
+  summary: 'move a submission to the inbox or to Spam',
+  description: `Move a submission between the inbox and Spam. Moving it to the inbox sends form.submission.created to the webhooks (as if it had just arrived), moving it to Spam form.submission.spam; moving it where it already is changes nothing.`,
+  arguments: submissionId,
+  flags: {
+    to: { flag: '--to <state>', description: 'inbox or spam', choices: ['inbox', 'spam'] },
+    ...projectFlags,
+  },
+  examples: ['svc submissions move sub_… --to inbox', 'svc submissions move sub_… --to spam --json'],
+  run: async (context): Promise<number> => (await import('./owner.js')).move(context),
+});
+
+export const submissionsDelete = defineCommand({
+  name: 'delete',
+  summary: 'delete a submission, its files and every copy of its fields',
+  description: `Delete a submission for good: its fields, its files (unless another submission has the same contents), its idempotency key, and the copies its webhook events kept (their payloads become a tombstone, pending deliveries of them are cancelled, kept receiver answers are dropped). form.submission.deleted is sent, without the fields. Asks first on a terminal, unless --yes.`,
+  arguments: submissionId,
+  flags: { ...yesFlag, ...projectFlags },
+  examples: ['svc submissions delete sub_…', 'svc submissions delete sub_… --yes --json'],
+  run: async (context): Promise<number> => (await import('./owner.js')).remove(context),
+});
+
 export const submissionsCommand = defineGroup({
   name: 'submissions',
-  summary: 'a form\'s submissions: list them page by page, export them all',
-  commands: [submissionsList, submissionsExport],
+  summary: 'a form\'s submissions: list, export, show, download, move, delete',
+  commands: [submissionsList, submissionsExport, submissionsShow, submissionsDownload, submissionsMove, submissionsDelete],
 });

@@ -23,7 +23,7 @@ export async function exportSubmissions(context: ContextOf<typeof submissionsExp
   const path = options.output === undefined ? null : resolve(io.cwd, options.output);
   const sink = path === null ? streamSink(io.stdout) : fileSink(path);
   const progress = new ProgressLine(io.stderr, reader.header.count);
-  const csv = options.format === 'csv' ? new SubmissionCsv(reader.header) : null;
+  const csv = options.format === 'csv' ? new SubmissionCsv(reader.header, { raw: options.raw === true }) : null;
   let count = 0;
   try {
     if (csv) await sink.write(csv.headerRecord());

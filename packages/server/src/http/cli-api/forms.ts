@@ -1,13 +1,22 @@
-import { FormParams, ListFormsResponse, ProjectParams, SetRateLimitRequest, SetRateLimitResponse } from '@svc/protocol/api';
-import { listForms, setFormRateLimit } from '../../operations/forms.js';
+import { FormParams, FormSettingsRequest, FormSettingsResponse, ListFormsResponse, ProjectParams, SetRateLimitRequest, SetRateLimitResponse } from '@svc/protocol/api';
+import { listForms, setFormRateLimit, updateFormSettings } from '../../operations/forms.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
-/** A project's forms (`svc forms list`, `svc forms set-rate-limit`). */
+/** A project's forms (`svc forms list`, `svc forms set`, `svc forms set-rate-limit`). */
 export const formRoutes: CliRoutes = (app, context) => {
   app.get('/projects/:workspace/:project/forms', { schema: { params: ProjectParams, response: { 200: ListFormsResponse } } }, async (request) => ({
     ok: true as const,
     ...(await listForms(context, principalOf(request), request.params)),
   }));
+
+  app.patch(
+    '/projects/:workspace/:project/forms/:slug',
+    { schema: { params: FormParams, body: FormSettingsRequest, response: { 200: FormSettingsResponse } } },
+    async (request) => ({
+      ok: true as const,
+      ...(await updateFormSettings(context, principalOf(request), { ...request.params, ...request.body })),
+    }),
+  );
 
   app.put(
     '/projects/:workspace/:project/forms/:slug/rate-limit',

@@ -1,10 +1,26 @@
 import { Readable } from 'node:stream';
-import { ExportQuery, FormParams, ListSubmissionsQuery, ListSubmissionsResponse, ndjsonContentType, type ExportLine } from '@svc/protocol/api';
+import { ServiceError } from '@svc/protocol';
+import {
+  DeleteSubmissionResponse,
+  ExportQuery,
+  FormParams,
+  ListSubmissionsQuery,
+  ListSubmissionsResponse,
+  MoveSubmissionRequest,
+  MoveSubmissionResponse,
+  ndjsonContentType,
+  SubmissionParams,
+  SubmissionResponse,
+  type ExportLine,
+} from '@svc/protocol/api';
+import { sendAttachment } from '../attachment.js';
+import { deleteSubmission, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
+import { openSubmissionFile } from '../../operations/submission-files.js';
 import { exportSubmissions } from '../../operations/submission-export.js';
 import { listSubmissions } from '../../operations/submissions.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
-/** A form's submissions: pages (`svc submissions list`) and a streamed export. */
+/** Submissions: a form's pages (`svc submissions list`), a streamed export, and the owner's operations on one. */
 export const submissionRoutes: CliRoutes = (app, context) => {
   app.get(
     '/projects/:workspace/:project/forms/:slug/submissions',
@@ -27,6 +43,30 @@ export const submissionRoutes: CliRoutes = (app, context) => {
       .header('cache-control', 'no-store')
       .header('x-export-count', String(exported.header.count))
       .send(Readable.from(ndjsonLines(exported.lines())));
+  });
+
+  app.get('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: SubmissionResponse } } }, async (request) => ({
+    ok: true as const,
+    ...(await getSubmission(context, principalOf(request), request.params)),
+  }));
+
+  app.post(
+    '/projects/:workspace/:project/submissions/:id/move',
+    { schema: { params: SubmissionParams, body: MoveSubmissionRequest, response: { 200: MoveSubmissionResponse } } },
+    async (request) => ({ ok: true as const, ...(await moveSubmission(context, principalOf(request), { ...request.params, to: request.body.to })) }),
+  );
+
+  app.delete('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: DeleteSubmissionResponse } } }, async (request) => ({
+    ok: true as const,
+    ...(await deleteSubmission(context, principalOf(request), request.params)),
+  }));
+
+  // A file as it was uploaded: always an attachment, never sniffed (docs/cli-api.md).
+  app.get<{ Params: SubmissionParams & { index: string } }>('/projects/:workspace/:project/submissions/:id/files/:index', async (request, reply) => {
+    const index = Number(request.params.index);
+    if (!/^\d{1,4}$/.test(request.params.index) || !Number.isInteger(index)) throw new ServiceError('not_found', 'no such file');
+    const file = await openSubmissionFile(context, principalOf(request), { ...request.params, index });
+    return sendAttachment(reply, file);
   });
 };
 

@@ -5,6 +5,7 @@ import { ndjsonContentType, SubmissionCsv } from '@svc/protocol/api';
 import { exportSubmissions } from '../../operations/submission-export.js';
 import { openSubmissionFile } from '../../operations/submission-files.js';
 import { listSubmissions } from '../../operations/submissions.js';
+import { attachmentDisposition, sendAttachment } from '../../http/attachment.js';
 import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import { SubmissionsPage } from '../views/submissions-page.js';
@@ -15,12 +16,6 @@ interface FormParams extends ProjectParams {
 }
 
 const stateOf = (value: unknown): 'inbox' | 'spam' => (value === 'spam' ? 'spam' : 'inbox');
-
-/** A file name safe in `content-disposition`: ASCII fallback plus the exact name (RFC 6266). */
-export function attachmentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /** A form's submissions, their files, and exports (docs/settings.md). */
 export function formPages(app: FastifyInstance, tools: SettingsRequestTools): void {
@@ -59,12 +54,6 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
     const index = Number(request.params.index);
     if (!Number.isInteger(index) || index < 0 || index > 1000) throw new ServiceError('not_found', 'no such file');
     const file = await openSubmissionFile(context, tools.session(request).principal, { ...request.params, index });
-    // User files are never rendered here: always an attachment, never sniffed.
-    void reply
-      .header('content-disposition', attachmentDisposition(file.name))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.size))
-      .type(/^[\w.+-]+\/[\w.+-]+$/.test(file.contentType) ? file.contentType : 'application/octet-stream');
-    return reply.send(file.content);
+    return sendAttachment(reply, file);
   });
 }

@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
+import { formatBytes } from '../../lib/format-bytes.js';
 import { Empty, Pager, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
@@ -137,10 +138,4 @@ function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(fieldText).join(', ');
   return JSON.stringify(value);
-}
-
-function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -1,9 +1,12 @@
+import type { WebhookKind } from '../schema.js';
 import type { Db } from '../store.js';
 
 /** Everything needed to send one leased delivery and to record its attempt. */
 export interface DeliveryJob {
   readonly deliveryId: string;
   readonly webhookId: string;
+  /** `http`: POST to `url`; `email`: a notification email to the `mailto:` addresses of `url`. */
+  readonly kind: WebhookKind;
   readonly eventId: string;
   readonly eventType: string;
   /** The exact JSON body to send and sign. */
@@ -41,6 +44,7 @@ export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<
         'events.type as event_type',
         'events.payload',
         'webhooks.url',
+        'webhooks.kind',
         'webhooks.secret',
         'webhooks.previous_secret',
         'webhooks.previous_secret_expires_at',
@@ -52,6 +56,7 @@ export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<
       jobs.push({
         deliveryId: row.id,
         webhookId: row.webhook_id,
+        kind: row.kind,
         eventId: row.event_id,
         eventType: row.event_type,
         payload: row.payload,

@@ -44,21 +44,25 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
   const projectIds = [...new Set(events.map((event) => event.project_id))];
   const webhooks = await trx
     .selectFrom('webhooks')
-    .select(['id', 'project_id', 'events', 'created_at'])
-    .where('enabled', '=', 1)
-    .where('project_id', 'in', projectIds)
+    .leftJoin('forms', 'forms.id', 'webhooks.form_id')
+    .select(['webhooks.id', 'webhooks.project_id', 'webhooks.events', 'webhooks.created_at', 'forms.endpoint_id as form_endpoint_id'])
+    .where('webhooks.enabled', '=', 1)
+    .where('webhooks.project_id', 'in', projectIds)
     .execute();
-  const byProject = new Map<string, { id: string; patterns: string[]; createdAt: number }[]>();
+  const byProject = new Map<string, { id: string; patterns: string[]; createdAt: number; formEndpointId: string | null }[]>();
   for (const webhook of webhooks) {
     const list = byProject.get(webhook.project_id) ?? [];
-    list.push({ id: webhook.id, patterns: parseStoredPatterns(webhook.events), createdAt: webhook.created_at });
+    list.push({ id: webhook.id, patterns: parseStoredPatterns(webhook.events), createdAt: webhook.created_at, formEndpointId: webhook.form_endpoint_id });
     byProject.set(webhook.project_id, list);
   }
+  const formOf = await formsOfEvents(trx, events, byProject);
 
   const rows: Insertable<DeliveriesTable>[] = [];
   for (const event of events) {
     for (const webhook of byProject.get(event.project_id) ?? []) {
       if (webhook.createdAt > event.created_at || !eventMatchesAny(webhook.patterns, event.type)) continue;
+      // A form's notification target takes only that form's events.
+      if (webhook.formEndpointId !== null && formOf.get(event.id) !== webhook.formEndpointId) continue;
       const leased = rows.length < options.lease.limit;
       rows.push(newDeliveryRow({ eventId: event.id, webhookId: webhook.id, now: options.now, lease: leased ? options.lease : null }));
     }
@@ -85,6 +89,25 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
     )
     .execute();
   return { events: events.length, leased, more: events.length === options.eventLimit };
+}
+
+/**
+ * The form (endpoint id) of each event that a form's notification target could take; only
+ * those events' payloads are read, and only when their project has such a target.
+ */
+async function formsOfEvents(
+  trx: Db,
+  events: readonly { id: string; project_id: string }[],
+  byProject: ReadonlyMap<string, readonly { formEndpointId: string | null }[]>,
+): Promise<Map<string, string>> {
+  const ids = events.filter((event) => byProject.get(event.project_id)?.some((webhook) => webhook.formEndpointId !== null)).map((event) => event.id);
+  const forms = new Map<string, string>();
+  if (ids.length === 0) return forms;
+  for (const row of await trx.selectFrom('events').select(['id', 'payload']).where('id', 'in', ids).execute()) {
+    const form = (JSON.parse(row.payload) as { data?: { form?: { id?: unknown } } }).data?.form?.id;
+    if (typeof form === 'string') forms.set(row.id, form);
+  }
+  return forms;
 }
 
 /** A new delivery of an event to a webhook, due now, leased to `lease.owner` when given. */

@@ -72,3 +72,12 @@ export function parseStoredPatterns(text: string): string[] {
     return [];
   }
 }
+
+/** The form's notification target (kind `email`), if it has one. */
+export async function findFormNotificationTarget(db: Db, formId: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('form_id', '=', formId).executeTakeFirst();
+}
+
+export async function setWebhookUrl(db: Db, id: string, url: string, now: number): Promise<void> {
+  await db.updateTable('webhooks').set({ url, updated_at: now }).where('id', '=', id).execute();
+}

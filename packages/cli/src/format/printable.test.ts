@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { printable } from './printable.js';
+
+describe('text from others shown on a terminal', () => {
+  it('shows escape sequences escaped, so they cannot clear the screen or fake text', () => {
+    expect(printable('\u001b[2J\u001b[HYou won')).toBe('\\e[2J\\e[HYou won');
+    expect(printable('a\u009b31mb')).toBe('a\\u{9b}31mb');
+    expect(printable('bell\u0007 nul\u0000 del\u007f')).toBe('bell\\u{7} nul\\u{0} del\\u{7f}');
+  });
+
+  it('keeps line breaks and tabs visible instead of breaking the table', () => {
+    expect(printable('line one\r\nline two\tend')).toBe('line one\\r\\nline two\\tend');
+  });
+
+  it('shows bidirectional overrides that would make text read differently', () => {
+    expect(printable('invoice\u202Efdp.exe')).toBe('invoice\\u{202e}fdp.exe');
+  });
+
+  it('leaves ordinary text, accents and emoji alone', () => {
+    expect(printable('Zoë — 東京 🎉 "quoted"')).toBe('Zoë — 東京 🎉 "quoted"');
+  });
+});
