@@ -5,6 +5,7 @@ export * from './backend.js';
 export * from './selection.js';
 export * from './svc-process.js';
 export * from './receiver.js';
+export * from './mail-server.js';
 export * from './fixtures.js';
 export * from './http.js';
 export * from './raw-http.js';

@@ -1,4 +1,4 @@
-import type { EventEnvelope, SubmissionData } from '@svc/protocol';
+import type { EventEnvelope } from '@svc/protocol';
 import { render } from 'preact-render-to-string';
 import { isValidEmail } from '../forms/email.js';
 import { formatBytes } from '../lib/format-bytes.js';
@@ -14,7 +14,7 @@ import type { MailMessage } from './mail-sender.js';
  */
 export function notificationEmail(job: Pick<DeliveryJob, 'deliveryId' | 'eventId' | 'payload' | 'url'>, baseUrl: string, from: string): MailMessage {
   const event = JSON.parse(job.payload) as EventEnvelope<'form.submission.created'>;
-  const { form, submission } = event.data as SubmissionData;
+  const { form, submission } = event.data;
   const formName = oneLine(form.name ?? form.slug);
   const where = `${event.workspace}/${event.project}`;
   const link = `${baseUrl}/settings/${encodeURIComponent(event.workspace)}/${encodeURIComponent(event.project)}/forms/${encodeURIComponent(form.slug)}#${encodeURIComponent(submission.id)}`;

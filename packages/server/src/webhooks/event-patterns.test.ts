@@ -22,7 +22,7 @@ describe('checkEventPatterns', () => {
     [['forms.*'], /"forms.\*" is not known/],
     [['form.submission.*'], /not known/],
     [['*.created'], /not known/],
-    [['form.submission.deleted', 'deploy'], /"form.submission.deleted", "deploy" are not known/],
+    [['form.submission.removed', 'deploy'], /"form.submission.removed", "deploy" are not known/],
     [[1], /list of event patterns/],
     [null, /list of event patterns/],
   ])('refuses %j', (input, problem) => {
