@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
 /** One email as the server received it: the envelope and the raw message. */
@@ -50,11 +50,11 @@ export async function startMailServer(port = 0): Promise<MailServer> {
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
+  const listening = await new Promise<Server>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    const net = server.listen(port, '127.0.0.1', () => resolve(net));
   });
-  const address = (server.server.address() as AddressInfo).port;
+  const address = (listening.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${address}`,
     port: address,

@@ -205,4 +205,40 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect(page.status).toBe(404);
     expect(page.headers.get('content-type')).toContain('text/html');
   });
+
+  it('moves, deletes and configures from the form page: settings saved or refused in words, moves and deletes confirmed', async () => {
+    const session = await signedIn();
+    const page = `${project}/forms/contact`;
+    const csrf = await session.csrf(page);
+    const posted = await fetch(formUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Page ops' }) });
+    const { id } = (await posted.json()) as { id: string };
+
+    const shown = await session.get(page);
+    expect(shown.text).toContain(`<details class="item" id="${id}"`);
+    expect(shown.text).toContain('<label for="success-url">Success URL</label>');
+    expect(shown.text).toContain('<label for="notify">Notification emails</label>');
+    expect(shown.text).toContain('This server sends no email');
+
+    const refused = await session.post(`${page}/settings`, { _csrf: csrf, successUrl: 'not a url', errorUrl: '', notify: '', rateLimit: '' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The settings were not saved: successUrl must be an absolute http:// or https:// URL');
+    expect(refused.text).toContain('value="not a url"');
+    const saved = await session.post(`${page}/settings`, { _csrf: csrf, successUrl: 'https://agency.example/thanks', errorUrl: '', notify: '', rateLimit: '20/1m' });
+    expect([saved.status, saved.headers.get('location')]).toEqual([303, `${page}?done=saved#settings-title`]);
+    const forms = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { successUrl: string; rateLimit: unknown }[] }>().forms;
+    expect(forms[0]).toMatchObject({ successUrl: 'https://agency.example/thanks', rateLimit: { max: 20, windowSeconds: 60 } });
+    expect((await session.get(`${page}?done=saved`)).text).toContain('Form settings saved.');
+    await session.post(`${page}/settings`, { _csrf: csrf, successUrl: '', errorUrl: '', notify: '', rateLimit: '' });
+
+    const toSpam = await session.post(`${page}/submissions/${id}/move`, { _csrf: csrf, to: 'spam' });
+    expect([toSpam.status, toSpam.headers.get('location')]).toEqual([303, `${page}?done=moved-spam`]);
+    expect((await session.get(`${page}?state=spam`)).text).toContain(`id="${id}"`);
+    const confirm = await session.get(`${page}/submissions/${id}/delete`);
+    expect(confirm.text).toContain('<h1>Delete this submission?</h1>');
+    const withoutToken = await session.post(`${page}/submissions/${id}/delete`, {});
+    expect(withoutToken.status).toBe(403);
+    const deleted = await session.post(`${page}/submissions/${id}/delete`, { _csrf: csrf });
+    expect([deleted.status, deleted.headers.get('location')]).toEqual([303, `${page}?done=deleted`]);
+    expect((await cli.svc(['submissions', 'show', id], { cwd: directory })).code).toBe(1);
+  });
 });

@@ -1,9 +1,17 @@
 import { Fragment } from 'preact';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Empty, Pager, Time } from './components.js';
+import { Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
+
+/** What the form settings fields held when a save was refused, to show them again. */
+export interface FormSettingsValues {
+  readonly successUrl: string;
+  readonly errorUrl: string;
+  readonly notify: string;
+  readonly rateLimit: string;
+}
 
 export interface SubmissionsPageProps extends ProjectPageBase {
   readonly form: FormInfo;
@@ -11,6 +19,11 @@ export interface SubmissionsPageProps extends ProjectPageBase {
   readonly submissions: readonly SubmissionInfo[];
   readonly nextCursor: string | null;
   readonly cursor: string | undefined;
+  readonly notice?: string;
+  /** The server sends notification emails (`--smtp-url`). */
+  readonly canNotify: boolean;
+  readonly settingsError?: string;
+  readonly settingsValues?: FormSettingsValues;
 }
 
 export function SubmissionsPage(props: SubmissionsPageProps) {
@@ -48,6 +61,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
           </a>
         </div>
       </div>
+      {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
       <nav class="tabs" aria-label="Submission folders">
         {tab('inbox', 'Inbox')}
         {tab('spam', 'Spam')}
@@ -59,7 +73,9 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
           </Empty>
         </div>
       ) : (
-        props.submissions.map((submission, index) => <SubmissionItem key={submission.id} submission={submission} path={path} open={index === 0 && props.cursor === undefined} />)
+        props.submissions.map((submission, index) => (
+          <SubmissionItem key={submission.id} submission={submission} path={path} csrf={props.frame.csrfToken} open={index === 0 && props.cursor === undefined} />
+        ))
       )}
       <Pager label="Submissions pages" first={props.cursor ? pageUrl(null) : null} next={props.nextCursor ? pageUrl(props.nextCursor) : null} />
       <section class="card" aria-labelledby="endpoint-title">
@@ -82,23 +98,98 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
             Copy snippet
           </button>
         </p>
-        <p class="muted small">
-          Rate limit: {props.form.rateLimit ? `${props.form.rateLimit.max} per ${props.form.rateLimit.windowSeconds} s per visitor` : 'the server default'} (change it with <code>svc forms set-rate-limit</code>).
+      </section>
+      <FormSettings form={props.form} path={path} csrf={props.frame.csrfToken} canNotify={props.canNotify} error={props.settingsError} values={props.settingsValues} />
+    </Shell>
+  );
+}
+
+/** Where browsers go after a post, who is emailed, and the rate limit (`svc forms set`). */
+function FormSettings(props: { form: FormInfo; path: string; csrf: string | undefined; canNotify: boolean; error: string | undefined; values: FormSettingsValues | undefined }) {
+  const { form } = props;
+  const values = props.values ?? {
+    successUrl: form.successUrl ?? '',
+    errorUrl: form.errorUrl ?? '',
+    notify: form.notify.join(', '),
+    rateLimit: form.rateLimit ? `${form.rateLimit.max}/${form.rateLimit.windowSeconds}s` : '',
+  };
+  return (
+    <section class="card" aria-labelledby="settings-title">
+      <h2 id="settings-title">Form settings</h2>
+      {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
+      <form method="post" action={`${props.path}/settings`}>
+        <Csrf token={props.csrf} />
+        <div class="field">
+          <label for="success-url">Success URL</label>
+          <input id="success-url" name="successUrl" type="url" value={values.successUrl} placeholder="https://example.com/thanks" aria-describedby="success-url-hint" />
+          <p id="success-url-hint" class="hint">Where a browser goes after a post without JavaScript. Empty: a thank-you page with a link back.</p>
+        </div>
+        <div class="field">
+          <label for="error-url">Error URL</label>
+          <input id="error-url" name="errorUrl" type="url" value={values.errorUrl} placeholder="https://example.com/form-error" aria-describedby="error-url-hint" />
+          <p id="error-url-hint" class="hint">
+            Gets <code>?error=CODE</code> (and <code>&amp;field=NAME</code>). Empty: a page that says what went wrong.
+          </p>
+        </div>
+        <div class="field">
+          <label for="notify">Notification emails</label>
+          <input id="notify" name="notify" type="text" value={values.notify} placeholder="owner@example.com, sales@example.com" aria-describedby="notify-hint" />
+          <p id="notify-hint" class="hint">
+            {props.canNotify ? 'Each new submission (not spam) is emailed to these addresses, comma-separated.' : 'This server sends no email: start it with --smtp-url and --mail-from to use this.'}
+          </p>
+        </div>
+        <div class="field">
+          <label for="rate-limit">Rate limit</label>
+          <input id="rate-limit" name="rateLimit" type="text" value={values.rateLimit} placeholder="the server default" aria-describedby="rate-limit-hint" />
+          <p id="rate-limit-hint" class="hint">
+            Submissions per visitor, as requests/window, e.g. <code>10/1m</code>. Empty: the server default.
+          </p>
+        </div>
+        <div>
+          <button type="submit" class="primary">
+            Save settings
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function DeleteSubmissionPage(props: ProjectPageBase & { form: FormInfo; submission: SubmissionInfo }) {
+  const base = projectPath(props.workspace, props.project);
+  const path = `${base}/forms/${encodeURIComponent(props.form.slug)}`;
+  const title = props.form.name ?? props.form.slug;
+  return (
+    <Shell frame={props.frame} title="Delete submission" crumbs={projectCrumbs(props.workspace, props.project, title)} nav={<ProjectNav base={base} current="forms" forms={props.forms} currentForm={props.form.slug} />}>
+      <div class="page-head">
+        <h1>Delete this submission?</h1>
+      </div>
+      <section class="card">
+        <p>
+          The submission <span class="mono">{props.submission.id}</span> of <Time at={props.submission.createdAt} /> is deleted with its files, and its webhook events keep
+          only its id. This cannot be undone.
         </p>
+        <div class="action-bar start">
+          <PostButton action={`${path}/submissions/${encodeURIComponent(props.submission.id)}/delete`} csrf={props.frame.csrfToken} label="Delete submission" kind="danger" />
+          <a class="button" href={props.submission.state === 'spam' ? `${path}?state=spam` : path}>
+            Cancel
+          </a>
+        </div>
       </section>
     </Shell>
   );
 }
 
-function SubmissionItem(props: { submission: SubmissionInfo; path: string; open: boolean }) {
+function SubmissionItem(props: { submission: SubmissionInfo; path: string; csrf: string | undefined; open: boolean }) {
   const { submission } = props;
+  const itemPath = `${props.path}/submissions/${encodeURIComponent(submission.id)}`;
   const entries = Object.entries(submission.fields);
   const preview = entries
     .slice(0, 3)
     .map(([, value]) => fieldText(value))
     .join(' · ');
   return (
-    <details class="item" open={props.open}>
+    <details class="item" id={submission.id} open={props.open}>
       <summary>
         <span class="summary-main">
           <Time at={submission.createdAt} />
@@ -128,7 +219,17 @@ function SubmissionItem(props: { submission: SubmissionInfo; path: string; open:
             </Fragment>
           ))}
         </dl>
-        <p class="muted small mono">{submission.id}</p>
+        <div class="action-bar start">
+          {submission.state === 'spam' ? (
+            <PostButton action={`${itemPath}/move`} csrf={props.csrf} label="Move to inbox" fields={{ to: 'inbox' }} />
+          ) : (
+            <PostButton action={`${itemPath}/move`} csrf={props.csrf} label="Move to spam" fields={{ to: 'spam' }} />
+          )}
+          <a class="button" href={`${itemPath}/delete`} aria-label={`Delete submission ${submission.id}`}>
+            Delete
+          </a>
+          <span class="muted small mono">{submission.id}</span>
+        </div>
       </div>
     </details>
   );

@@ -82,10 +82,16 @@ export function WebhooksPage(props: WebhooksPageProps) {
                       </a>
                       <PostButton action={`${path}/test`} csrf={csrf} label="Send test event" />
                       {webhook.enabled ? <PostButton action={`${path}/disable`} csrf={csrf} label="Disable" /> : <PostButton action={`${path}/enable`} csrf={csrf} label="Enable" />}
-                      <PostButton action={`${path}/rotate-secret`} csrf={csrf} label="Rotate secret" confirm="Rotate the signing secret? The old one keeps signing for 24 hours." />
-                      <a class="button" href={`${path}/delete`} aria-label={`Delete webhook ${webhook.url}`}>
-                        Delete
-                      </a>
+                      {webhook.url.startsWith('mailto:') ? (
+                        <span class="muted small">Notification emails: change them in the form's settings</span>
+                      ) : (
+                        <>
+                          <PostButton action={`${path}/rotate-secret`} csrf={csrf} label="Rotate secret" confirm="Rotate the signing secret? The old one keeps signing for 24 hours." />
+                          <a class="button" href={`${path}/delete`} aria-label={`Delete webhook ${webhook.url}`}>
+                            Delete
+                          </a>
+                        </>
+                      )}
                     </div>
                   </td>
                 </tr>

@@ -1,0 +1,160 @@
+// Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`, in a real Chromium.
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer } from '@svc/testkit';
+
+const backend = await selectBackend();
+const runs = backend.available && browserAvailable();
+/** Set to a directory to keep a screenshot of each page there (docs/screenshots). */
+const screenshotDir = process.env['SVC_SCREENSHOTS_DIR'];
+
+/** A client's site on another origin: plain HTML forms posting to the form endpoint, no script. */
+function sitePages(formUrl: string): Record<string, string> {
+  const page = (title: string, form: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${form}</main></body></html>`;
+  return {
+    '/contact': page(
+      'Contact us',
+      `<form action="${formUrl}" method="post" enctype="multipart/form-data">
+        <label>Name <input name="name"></label>
+        <label>Email <input name="email" type="text" required></label>
+        <label>Message <textarea name="message"></textarea></label>
+        <label>CV <input name="cv" type="file"></label>
+        <input type="text" name="x-service-honeypot" tabindex="-1" autocomplete="off" aria-label="Leave this empty" style="position:absolute;left:-9999px">
+        <button type="submit">Send</button>
+      </form>`,
+    ),
+    '/no-enctype': page(
+      'Forgot the enctype',
+      `<form action="${formUrl}" method="post"><label>Name <input name="name"></label><button type="submit">Send</button></form>`,
+    ),
+    '/thanks': page('Thanks from the site', '<p>We got it.</p>'),
+    '/': page('The client\'s site', '<p><a href="/contact">Contact</a></p>'),
+  };
+}
+
+describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, () => {
+  let cli: CliTestServer;
+  let site: Server;
+  let siteUrl: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let directory: string;
+
+  beforeAll(async () => {
+    cli = await startCliTestServer();
+    directory = await createProject(cli, 'client', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
+    const formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
+    let pages: Record<string, string> = {};
+    site = createServer((request, response) => {
+      const body = pages[request.url ?? ''];
+      response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(body ?? 'not found');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    // localhost, not 127.0.0.1: a different origin from the form endpoint, as on a real site.
+    siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
+    pages = sitePages(formUrl);
+    browser = await launchBrowser();
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 720 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => site?.close(resolve));
+    await cli?.stop();
+  });
+
+  const shoot = async (name: string) => {
+    if (!screenshotDir) return;
+    await mkdir(screenshotDir, { recursive: true });
+    await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+  };
+  /** axe-core needs a script: the page as served, checked in a page where scripts run. */
+  const accessibilityProblems = async () => {
+    const checker = await browser.newPage();
+    try {
+      await checker.setContent(await page.content());
+      return await seriousAccessibilityViolations(checker);
+    } finally {
+      await checker.close();
+    }
+  };
+  const submissions = async (spam = false) =>
+    (await cli.svc(['submissions', 'list', '--form', 'contact', ...(spam ? ['--spam'] : []), '--json'], { cwd: directory })).json<{ submissions: { fields: Record<string, unknown>; files: { name: string }[] }[] }>()
+      .submissions;
+
+  it('thanks the visitor on a page with a working link back to the form when the form has no success URL', async () => {
+    await page.goto(`${siteUrl}/contact`);
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Message').fill('Hello from a page without JavaScript');
+    await page.getByLabel('CV').setInputFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('my cv') });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
+    expect(await page.getByText('Your message to Contact was sent.').count()).toBe(1);
+    expect(await accessibilityProblems()).toEqual([]);
+    await shoot('form-thank-you');
+    // A cross-origin post's Referer is the site's origin only (the browser's default
+    // referrer policy), so that is where the link goes.
+    await page.getByRole('link', { name: 'Back to the page you came from' }).click();
+    await page.waitForURL(`${siteUrl}/`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("The client's site");
+    const [latest] = await submissions();
+    expect(latest).toMatchObject({ fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello from a page without JavaScript' }, files: [{ name: 'cv.txt' }] });
+  });
+
+  it('lands on the success URL once the form has one', async () => {
+    expect((await cli.svc(['forms', 'set', 'contact', '--success-url', `${siteUrl}/thanks`], { cwd: directory })).code).toBe(0);
+    await page.goto(`${siteUrl}/contact`);
+    await page.getByLabel('Name').fill('Grace');
+    await page.getByLabel('Email').fill('grace@example.com');
+    const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const posted = await answer;
+    expect([posted.status(), await posted.headerValue('location')]).toEqual([303, `${siteUrl}/thanks`]);
+    await page.waitForURL(`${siteUrl}/thanks`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thanks from the site');
+    expect((await submissions())[0]!.fields).toEqual({ name: 'Grace', email: 'grace@example.com', message: '' });
+  });
+
+  it('says in words which field is wrong, and stores nothing', async () => {
+    const before = (await submissions()).length;
+    await page.goto(`${siteUrl}/contact`);
+    await page.getByLabel('Email').fill('not an address');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Please check the form');
+    expect(await page.getByRole('listitem').textContent()).toBe('email must be a valid email address.');
+    expect(await accessibilityProblems()).toEqual([]);
+    await shoot('form-error');
+    expect(await submissions()).toHaveLength(before);
+  });
+
+  it('sends what a bot typed into the honeypot field to Spam, silently', async () => {
+    await page.goto(`${siteUrl}/contact`);
+    await page.getByLabel('Name').fill('Spam bot');
+    await page.getByLabel('Email').fill('bot@spam.example');
+    await page.getByLabel('Leave this empty').fill('http://spam.example');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(`${siteUrl}/thanks`);
+    expect((await submissions(true))[0]!.fields).toEqual({ name: 'Spam bot', email: 'bot@spam.example', message: '' });
+    expect((await submissions())[0]!.fields['name']).not.toBe('Spam bot');
+  });
+
+  it('explains a form that forgot enctype="multipart/form-data"', async () => {
+    await page.goto(`${siteUrl}/no-enctype`);
+    await page.getByLabel('Name').fill('Linus');
+    const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect((await answer).status()).toBe(415);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This form cannot be sent as it is');
+    expect(await page.locator('main').textContent()).toContain('enctype="multipart/form-data"');
+    await shoot('form-unsupported');
+  });
+});
