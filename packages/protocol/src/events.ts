@@ -30,7 +30,7 @@ export interface SubmissionData {
   };
 }
 
-/** A deleted submission: which one, never its fields (docs/data-lifecycle.md). */
+/** A deleted submission: which one, never its fields (docs/privacy.md). */
 export interface SubmissionDeletedData {
   form: FormRef;
   submission: { id: string; createdAt: string; deletedAt: string };

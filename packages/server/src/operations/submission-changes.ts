@@ -73,7 +73,7 @@ export async function moveSubmission(
 }
 
 /**
- * `svc submissions delete` (docs/data-lifecycle.md): in one transaction the submission and
+ * `svc submissions delete` (docs/privacy.md): in one transaction the submission and
  * its idempotency key go, its events keep only a tombstone, their pending deliveries fail
  * without another attempt, kept receiver answers are dropped, and `form.submission.deleted`
  * is written. Then its files are removed unless another submission has the same contents.
