@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isValidEmail } from './forms/email.js';
 import type { FormLimits } from './forms/limits.js';
+import { formIpModes, type FormIpMode } from './forms/stored-ip.js';
 import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
 import { parsePolicy } from './ratelimit/policy.js';
 import { serverOptions, type ServerOptions, type ServerRole } from './server-options.js';
@@ -52,6 +53,12 @@ function smtpUrl(text: string): string | undefined {
   return text;
 }
 
+function formIpMode(text: string): FormIpMode {
+  const mode = formIpModes.find((candidate) => candidate === text);
+  if (!mode) throw new Error(`must be one of ${formIpModes.join(', ')}`);
+  return mode;
+}
+
 /** `forms@example.com` or `Forms <forms@example.com>`. */
 function mailFrom(text: string): string | undefined {
   if (text.trim() === '') return undefined;
@@ -71,6 +78,15 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
   { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
   { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  {
+    flag: '--form-ip',
+    value: '<mode>',
+    env: 'SVC_FORM_IP',
+    defaultValue: 'truncated',
+    choices: formIpModes,
+    description: 'client address kept with a submission: full, truncated (IPv4 /24, IPv6 /48) or none',
+    apply: (text, draft) => void (draft.formIp = formIpMode(text)),
+  },
   { flag: '--smtp-url', value: '<url>', env: 'SVC_SMTP_URL', description: 'SMTP server for notification emails, smtp[s]://user:pass@host:port', apply: (text, draft) => void (draft.smtpUrl = smtpUrl(text)) },
   { flag: '--mail-from', value: '<address>', env: 'SVC_MAIL_FROM', description: 'sender of notification emails, e.g. "Forms <forms@example.com>"', apply: (text, draft) => void (draft.mailFrom = mailFrom(text)) },
   { flag: '--retry-schedule', value: '<delays>', env: 'SVC_RETRY_SCHEDULE', description: 'delays between delivery attempts, e.g. 1s,2s,4s,8s,16s', apply: (text, draft) => void (draft.retrySchedule = parseDurationList(text)) },

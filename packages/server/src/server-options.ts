@@ -1,4 +1,5 @@
 import { defaultFormLimits, idempotencyWindowMs, type FormLimits } from './forms/limits.js';
+import type { FormIpMode } from './forms/stored-ip.js';
 import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
@@ -19,6 +20,8 @@ export interface ServerOptions {
   readonly formsUrl: string | undefined;
   readonly trustProxy: boolean;
   readonly allowPrivateTargets: boolean;
+  /** How much of the client's address a submission keeps (docs/privacy.md). */
+  readonly formIp: FormIpMode;
   /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
   readonly smtpUrl: string | undefined;
   /** The sender of notification emails: `address` or `Name <address>`. */
@@ -63,6 +66,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     formsUrl: undefined,
     trustProxy: false,
     allowPrivateTargets: false,
+    formIp: 'truncated',
     smtpUrl: undefined,
     mailFrom: undefined,
     retrySchedule: undefined,

@@ -87,6 +87,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       limits: options.limits,
       defaultPolicy: options.rateLimit,
       idempotencyWindowMs: options.idempotencyWindowMs,
+      formIp: options.formIp,
     };
     const dependencies = redis ? { redis: async () => void (await redis.ping()) } : undefined;
     // The public addresses are known once the server listens (its address is the default).

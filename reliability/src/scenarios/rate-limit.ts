@@ -32,7 +32,7 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
   const servers: SvcProcess[] = [];
   log(`rate limit on ${options.backend}: ${options.clients} IPs × ${options.endpoints} endpoints × ${options.requestsPerPair} requests over ${options.instances} instance(s)`);
   try {
-    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--trust-proxy'] })))));
+    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--trust-proxy', '--form-ip', 'full'] })))));
     const forms = await Promise.all(Array.from({ length: options.endpoints }, () => createForm(store)));
     const jobs: { client: string; form: (typeof forms)[number]; n: number }[] = [];
     for (let c = 0; c < options.clients; c++) {

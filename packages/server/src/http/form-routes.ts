@@ -11,6 +11,7 @@ import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
 import { backLink, errorLocation, successLocation, wantsHtml } from '../forms/person-answers.js';
 import { errorPage, personPageHeaders, thankYouPage } from '../forms/person-pages.js';
 import { prepareSubmission } from '../forms/prepare-submission.js';
+import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
 import type { SubmissionWriter } from '../forms/submission-writer.js';
 import type { Metrics } from '../observability/metrics.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
@@ -32,6 +33,8 @@ export interface FormRouteServices {
   readonly defaultPolicy: RateLimitPolicy;
   readonly metrics: Metrics;
   readonly idempotencyWindowMs: number;
+  /** How much of the client's address is stored (the rate limiter uses all of it). */
+  readonly formIp: FormIpMode;
 }
 
 declare module 'fastify' {
@@ -124,7 +127,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
       state,
       fields,
       files,
-      clientIp: normalizeIp(request.ip),
+      clientIp: storedIp(normalizeIp(request.ip), services.formIp),
       userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
       idempotencyKey,
       receivedAt,

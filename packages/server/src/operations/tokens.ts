@@ -69,7 +69,7 @@ export async function revokeToken(context: OperationContext, principal: Principa
     const listing = await findTokenListing(trx, input.id);
     if (!listing) throw new ServiceError('not_found', `no token "${input.id}"`);
     if (listing.token.revoked_at !== null) return toTokenInfo(listing);
-    if (listing.token.workspace_id === null && (await countActiveAdminTokens(trx)) <= 1) {
+    if (listing.token.workspace_id === null && (await countActiveAdminTokens(trx, context.store.capabilities)) <= 1) {
       throw new ServiceError('conflict', 'this is the last admin token; create another admin token before revoking it');
     }
     await markRevoked(trx, input.id, context.now());

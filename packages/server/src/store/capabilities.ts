@@ -8,16 +8,23 @@ export interface BackendCapabilities {
   readonly skipLocked: boolean;
   /** Write transactions worth running at once (SQLite has a single writer). */
   readonly writeConcurrency: number;
+  /**
+   * Transactions can lock the rows they read (`FOR UPDATE`). Without it (SQLite) write
+   * transactions run one at a time, which is stronger.
+   */
+  readonly rowLocks: boolean;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
   dialect: 'sqlite',
   skipLocked: false,
   writeConcurrency: 1,
+  rowLocks: false,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
   dialect: 'postgres',
   skipLocked: true,
   writeConcurrency: 4,
+  rowLocks: true,
 };

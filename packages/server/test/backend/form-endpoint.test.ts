@@ -294,11 +294,13 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(Number(third.headers.get('retry-after'))).toBeLessThanOrEqual(60);
   });
 
-  it('records the first x-forwarded-for hop as the client IP behind a trusted proxy', async () => {
+  it('records the first x-forwarded-for hop as the client IP behind a trusted proxy, truncated to its network by default', async () => {
     const form = await createForm(suite.store);
     await postJson(formUrl(form), {}, { 'x-forwarded-for': '192.0.2.44, 10.1.1.1', 'user-agent': 'test-agent/1' });
-    const [row] = await submissions(form);
-    expect(row).toMatchObject({ client_ip: '192.0.2.44', user_agent: 'test-agent/1' });
+    await postJson(formUrl(form), {}, { 'x-forwarded-for': '2001:db8:85a3:8d3:1319:8a2e:370:7348' });
+    const rows = await submissions(form);
+    expect(rows.map((row) => row.client_ip).sort()).toEqual(['192.0.2.0', '2001:db8:85a3::']);
+    expect(rows.find((row) => row.client_ip === '192.0.2.0')).toMatchObject({ user_agent: 'test-agent/1' });
   });
 
   it('serves health, metrics and the service.json schema', async () => {

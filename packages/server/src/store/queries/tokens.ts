@@ -1,5 +1,6 @@
 import { newId } from '../../ids.js';
 import type { TokenRow } from '../schema.js';
+import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
 
 export interface NewToken {
@@ -65,15 +66,15 @@ export async function revokeToken(db: Db, id: string, now = Date.now()): Promise
   await db.updateTable('tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
 
-/** Admin tokens (no workspace) that are not revoked. */
-export async function countActiveAdminTokens(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('tokens')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('workspace_id', 'is', null)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * Admin tokens (no workspace) that are not revoked, locked until the transaction ends where
+ * the backend locks rows: two revocations at once then count one after the other, and the
+ * second sees the first (SQLite runs write transactions one at a time anyway).
+ */
+export async function countActiveAdminTokens(db: Db, capabilities: Pick<BackendCapabilities, 'rowLocks'>): Promise<number> {
+  let query = db.selectFrom('tokens').select('id').where('workspace_id', 'is', null).where('revoked_at', 'is', null);
+  if (capabilities.rowLocks) query = query.forUpdate();
+  return (await query.execute()).length;
 }
 
 /** Records that tokens were used at `at`, never moving a later time back. */
