@@ -118,6 +118,7 @@ export const serveFlags: readonly ServeFlag[] = [
     description: 'fatal, error, warn, info, debug or trace',
     apply: (text, draft) => void (draft.logLevel = text),
   },
+  { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parsePolicy(text)) },
   { flag: '--redis-prefix', value: '<prefix>', env: 'SVC_REDIS_PREFIX', defaultValue: 'svc:', hidden: true, description: 'prefix of every Redis key', apply: (text, draft) => void (draft.redisPrefix = text) },
   { flag: '--idempotency-window', value: '<duration>', env: 'SVC_IDEMPOTENCY_WINDOW', defaultValue: '24h', hidden: true, description: 'how long idempotency keys are remembered', apply: (text, draft) => void (draft.idempotencyWindowMs = parseDuration(text)) },
   { flag: '--delivery-timeout', value: '<duration>', env: 'SVC_DELIVERY_TIMEOUT', defaultValue: '10s', hidden: true, description: 'one webhook delivery attempt, connect to end of answer', apply: (text, draft) => void (draft.deliveryTimeoutMs = parseDuration(text)) },

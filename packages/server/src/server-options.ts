@@ -48,6 +48,8 @@ export interface ServerOptions {
   readonly rateLimit: RateLimitPolicy;
   /** Requests per window per token on the CLI API (the specification: 600 a minute). */
   readonly cliRateLimit: RateLimitPolicy;
+  /** Failed authentications per client address (CLI API, `/login`, sign-in links) before 429. */
+  readonly authFailureLimit: RateLimitPolicy;
   readonly idempotencyWindowMs: number;
   /** How long a form looked up by endpoint id is cached. */
   readonly formCacheTtlMs: number;
@@ -80,6 +82,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     limits: defaultFormLimits,
     rateLimit: defaultFormPolicy,
     cliRateLimit: defaultCliPolicy,
+    authFailureLimit: { max: 20, windowSeconds: 300 },
     idempotencyWindowMs,
     formCacheTtlMs: 5_000,
     logLevel: 'info',

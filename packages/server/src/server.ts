@@ -12,6 +12,7 @@ import { publicRoutes } from './http/public-routes.js';
 import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
+import { FailedAuthentications } from './auth/failed-authentications.js';
 import { startMaintenance } from './maintenance.js';
 import { createLogger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -97,8 +98,9 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
-      const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit });
-      const settings = await createSettingsArea({ context, rateLimiter });
+      const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
+      const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
+      const settings = await createSettingsArea({ context, failures });
       closers.push(() => cliApi.close(), () => settings.close());
       plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
     }

@@ -96,3 +96,47 @@ describe.runIf(backend.available)(`the CLI API rate limit on ${backend.name}`, (
     }
   });
 });
+
+describe.runIf(backend.available)(`failed authentications per client address on ${backend.name}`, () => {
+  /** The default is 20 per 5 minutes; lowered so the test sends few requests. */
+  const failures = 5;
+  let cli: CliTestServer;
+
+  beforeAll(async () => {
+    cli = await startCliTestServer(['--auth-failure-limit', `${failures}/1m`]);
+  });
+  afterAll(async () => {
+    await cli?.stop();
+  });
+
+  const whoami = (token: string) => request(`${cli.url}/api/cli/token`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('counts only failures, together for the CLI API and /login, then answers 429 before looking any token up', async () => {
+    for (let i = 0; i < 10; i++) expect((await whoami(cli.adminToken)).status).toBe(200);
+    for (let i = 0; i < failures - 1; i++) expect((await whoami(`svc_guess_${i}`)).status).toBe(401);
+    const login = await fetch(`${cli.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: cli.url },
+      body: new URLSearchParams({ token: 'svc_guess_on_the_page' }).toString(),
+    });
+    expect(login.status).toBe(401);
+
+    const refused = await whoami('svc_guess_more');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ ok: false, error: 'rate_limited', retryAfter: expect.any(Number) });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-policy')).toBe(`"auth";q=${failures};w=60`);
+    // The address is refused before any lookup, so even a good token waits.
+    expect((await whoami(cli.adminToken)).status).toBe(429);
+    const page = await fetch(`${cli.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: cli.url },
+      body: new URLSearchParams({ token: cli.adminToken }).toString(),
+    });
+    expect(page.status).toBe(429);
+    const cliRun = await cli.svc(['tokens', 'list', '--json']);
+    expect(cliRun.json()).toMatchObject({ ok: false, error: { code: 'rate_limited', details: { retryAfter: expect.any(Number) } } });
+  });
+});

@@ -17,6 +17,8 @@ export interface RateLimiter {
    * limits apart (`form` for the form endpoint, `cli` for the CLI API).
    */
   consume(policy: RateLimitPolicy, key: string, name?: string): Promise<RateLimitDecision>;
+  /** Whether `key` is still within `policy`, counting nothing (for limits on failures only). */
+  peek(policy: RateLimitPolicy, key: string, name?: string): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -66,12 +68,7 @@ export class FlexibleRateLimiter implements RateLimiter {
   }
 
   async consume(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
-    const prefix = `${this.namespace}${name}:${policy.max}:${policy.windowSeconds}`;
-    let limiter = this.limiters.get(prefix);
-    if (!limiter) {
-      limiter = this.create(policy, prefix);
-      this.limiters.set(prefix, limiter);
-    }
+    const { prefix, limiter } = this.limiterFor(policy, name);
     let result: RateLimiterRes;
     let allowed = true;
     try {
@@ -86,7 +83,25 @@ export class FlexibleRateLimiter implements RateLimiter {
     return { allowed, policy, remaining: Math.max(0, policy.max - result.consumedPoints), resetSeconds };
   }
 
+  async peek(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
+    const { limiter } = this.limiterFor(policy, name);
+    const result = await limiter.get(key);
+    const used = result?.consumedPoints ?? 0;
+    const resetSeconds = Math.max(1, Math.ceil((result?.msBeforeNext ?? policy.windowSeconds * 1000) / 1000));
+    return { allowed: used < policy.max, policy, remaining: Math.max(0, policy.max - used), resetSeconds };
+  }
+
   async close(): Promise<void> {
     await this.snapshots?.stop();
+  }
+
+  private limiterFor(policy: RateLimitPolicy, name: string): { prefix: string; limiter: RateLimiterAbstract } {
+    const prefix = `${this.namespace}${name}:${policy.max}:${policy.windowSeconds}`;
+    let limiter = this.limiters.get(prefix);
+    if (!limiter) {
+      limiter = this.create(policy, prefix);
+      this.limiters.set(prefix, limiter);
+    }
+    return { prefix, limiter };
   }
 }

@@ -1,3 +1,4 @@
+import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -5,8 +6,6 @@ import { ServiceError } from '@svc/protocol';
 import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
 import type { OperationContext } from '../operations/context.js';
-import type { RateLimitPolicy } from '../ratelimit/policy.js';
-import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RoutePlugin } from '../http/app.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
 import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
@@ -17,9 +16,6 @@ import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
 import { resumeSession } from './session/session-store.js';
 import { ErrorPage } from './views/login-page.js';
 
-/** Sign-in attempts allowed per client address: enough for typos, too few to matter for guessing. */
-export const defaultSignInPolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
-
 export interface SettingsArea {
   readonly plugin: RoutePlugin;
   /** Writes the token last-used times still pending; call after the HTTP server has closed. */
@@ -27,12 +23,12 @@ export interface SettingsArea {
 }
 
 /** Builds the settings area with its own token checker (tokens that sign in count as used). */
-export async function createSettingsArea(options: { context: OperationContext; rateLimiter: RateLimiter; signInPolicy?: RateLimitPolicy }): Promise<SettingsArea> {
+export async function createSettingsArea(options: { context: OperationContext; failures: FailedAuthentications }): Promise<SettingsArea> {
   const { context } = options;
   const lastUsed = new LastUsedRecorder(context.store.db, (error) => context.logger.warn({ err: error }, 'could not record when a token was last used'));
   const authenticator = new TokenAuthenticator(context.store.db, lastUsed, context.now);
   const assets = await loadSettingsAssets();
-  const plugin = settingsArea({ context, assets, authenticator, rateLimiter: options.rateLimiter, signInPolicy: options.signInPolicy ?? defaultSignInPolicy });
+  const plugin = settingsArea({ context, assets, authenticator, failures: options.failures });
   return { plugin, close: () => lastUsed.flush() };
 }
 

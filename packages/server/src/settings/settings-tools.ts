@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import type { OperationContext } from '../operations/context.js';
-import type { RateLimitPolicy } from '../ratelimit/policy.js';
-import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SettingsAssets } from './assets.js';
 import type { Session } from './session/session-store.js';
 import type { PageFrame } from './views/layout.js';
@@ -14,9 +13,8 @@ export interface SettingsDependencies {
   readonly context: OperationContext;
   readonly assets: SettingsAssets;
   readonly authenticator: TokenAuthenticator;
-  readonly rateLimiter: RateLimiter;
-  /** Sign-in attempts per client address (`/login` and sign-in links). */
-  readonly signInPolicy: RateLimitPolicy;
+  /** Failed sign-ins count with the CLI API's failed authentications, per client address. */
+  readonly failures: FailedAuthentications;
 }
 
 declare module 'fastify' {

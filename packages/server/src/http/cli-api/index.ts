@@ -1,3 +1,4 @@
+import type { FailedAuthentications } from '../../auth/failed-authentications.js';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { cliApiPrefix, ServiceError } from '@svc/protocol';
@@ -23,6 +24,7 @@ export interface CliApiDependencies {
   readonly rateLimiter: RateLimiter;
   /** Requests per window per token (`svc serve --cli-rate-limit`, 600 a minute by default). */
   readonly policy: RateLimitPolicy;
+  readonly failures: FailedAuthentications;
 }
 
 export interface CliApi {
@@ -56,7 +58,7 @@ export function createCliApi(dependencies: CliApiDependencies): CliApi {
         api.setNotFoundHandler((request, reply) =>
           sendError(request, reply, new ServiceError('not_found', `no CLI API route ${request.method} ${request.url.split('?')[0] ?? ''}`), true),
         );
-        api.addHook('onRequest', requestGuard(authenticator, dependencies.rateLimiter, dependencies.policy));
+        api.addHook('onRequest', requestGuard(authenticator, dependencies.rateLimiter, dependencies.policy, dependencies.failures));
         for (const routes of resources) routes(api, context);
         done();
       },

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
+import { authFailuresName, type FailedAuthentications } from '../../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../../auth/token-authenticator.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../../ratelimit/policy.js';
@@ -9,16 +10,23 @@ import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 export const cliPolicyName = 'cli';
 
 /**
- * Before every CLI API request: authenticate the bearer token (401 `unauthorized`), then
+ * Before every CLI API request: refuse an address with too many failed authentications
+ * (429, before any lookup), authenticate the bearer token (401 `unauthorized`), then
  * count the request against the token's limit (600 a minute by default, shared by every
  * instance when Redis is configured). Every authenticated answer carries the RateLimit
  * headers; past the limit it is 429 `rate_limited` with `retry-after`.
  */
-export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: RateLimiter, policy: RateLimitPolicy) {
+export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: RateLimiter, policy: RateLimitPolicy, failures: FailedAuthentications) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const allowed = await failures.check(request.ip);
+    if (!allowed.allowed) {
+      void reply.headers(rateLimitHeaders(allowed, authFailuresName));
+      throw failures.refusal(allowed);
+    }
     try {
       request.principal = await authenticator.authenticate(request.headers.authorization);
     } catch (error) {
+      if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.ip);
       void reply.header('www-authenticate', 'Bearer realm="svc"');
       throw error;
     }

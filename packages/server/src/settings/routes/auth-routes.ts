@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
+import { authFailuresName } from '../../auth/failed-authentications.js';
 import { spendLink } from '../../operations/sign-in-links.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import { redirectTo, sendPage } from '../render.js';
 import { sessionCookie, type SettingsRequestTools } from '../settings-tools.js';
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
 import { ErrorPage, LoginPage } from '../views/login-page.js';
-
-const signInPolicyName = 'sign-in';
 
 /** Only our own pages are places to go back to after signing in: never another site. */
 export function safeNext(value: unknown): string {
@@ -26,12 +25,13 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     return redirectTo(reply, next);
   };
 
-  /** Counts a sign-in attempt against the client address; false (with a 429 page sent) past the limit. */
+  const { failures } = tools.dependencies;
+
+  /** Whether the client address may try to sign in; false (with a 429 page sent) past the limit of failures. */
   const allowAttempt = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const { rateLimiter, signInPolicy } = tools.dependencies;
-    const decision = await rateLimiter.consume(signInPolicy, request.ip, signInPolicyName);
+    const decision = await failures.check(request.ip);
     if (decision.allowed) return true;
-    void reply.headers(rateLimitHeaders(decision, signInPolicyName)).header('retry-after', String(decision.resetSeconds));
+    void reply.headers(rateLimitHeaders(decision, authFailuresName)).header('retry-after', String(decision.resetSeconds));
     const message = `Too many sign-in attempts from your address. Try again in ${decision.resetSeconds} seconds.`;
     await sendPage(reply, 429, LoginPage({ frame: tools.frame(request), next: '/settings', error: message }));
     return false;
@@ -53,6 +53,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
       return await begin(reply, principal.tokenId, next);
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== 'unauthorized') throw error;
+      await failures.record(request.ip);
       const message = token === '' ? 'Enter a token.' : 'That token is unknown or revoked. Check it and try again.';
       return sendPage(reply, 401, LoginPage({ frame: tools.frame(request), next, error: message }));
     }
@@ -62,6 +63,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     if (!(await allowAttempt(request, reply))) return reply;
     const tokenId = await spendLink(context, request.params.secret);
     if (tokenId === null) {
+      await failures.record(request.ip);
       const message = 'This sign-in link has expired or was already used. Run `svc open` for a new one, or sign in with a token.';
       return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
     }

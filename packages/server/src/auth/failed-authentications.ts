@@ -1,0 +1,37 @@
+import { ServiceError } from '@svc/protocol';
+import { normalizeIp } from '../http/client-ip.js';
+import type { RateLimitPolicy } from '../ratelimit/policy.js';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
+
+/** The limit's name in the RateLimit headers and in the limiter's keys. */
+export const authFailuresName = 'auth';
+
+/** 20 failed authentications per 5 minutes per client address (docs/privacy.md). */
+export const defaultAuthFailurePolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
+
+/**
+ * Failed authentications per client address, counted together for the CLI API's tokens,
+ * `/login` and sign-in links: past the limit an address is refused before any token is
+ * looked up (so a flood of guesses costs no hash and no query). Successes are not counted,
+ * so a busy CI runner behind one address is never locked out by its own good requests.
+ */
+export class FailedAuthentications {
+  constructor(
+    private readonly limiter: RateLimiter,
+    readonly policy: RateLimitPolicy,
+  ) {}
+
+  /** Whether this address may try; its decision carries the headers to send either way. */
+  check(ip: string | undefined): Promise<RateLimitDecision> {
+    return this.limiter.peek(this.policy, normalizeIp(ip), authFailuresName);
+  }
+
+  async record(ip: string | undefined): Promise<void> {
+    await this.limiter.consume(this.policy, normalizeIp(ip), authFailuresName);
+  }
+
+  /** The 429 for an address past the limit. */
+  refusal(decision: RateLimitDecision): ServiceError {
+    return new ServiceError('rate_limited', `too many failed authentications from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
+  }
+}
