@@ -1,5 +1,5 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -275,6 +275,38 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const again = await request(contact.url, { method: 'POST', headers: { 'idempotency-key': 'erase-me' }, body: multipart({ name: 'New one' }) });
       expect((again.body as { id: string }).id).not.toBe(id);
       expect((await svc(['webhooks', 'disable', failingId])).code).toBe(0);
+    });
+
+    it('erase --email deletes every submission of the project that holds the address, and no table or file keeps it', async () => {
+      const marker = `zq${randomBytes(6).toString('hex')}`;
+      const address = `Erase.Me.${marker}@Example.com`;
+      const first = await postJson(contact.url, { name: 'To erase', email: address }, { 'idempotency-key': `key-${marker}` });
+      const second = await request(other.url, { method: 'POST', body: multipart({ message: `write to ${address.toLowerCase()} please` }, { doc: { name: `${marker}.txt`, content: `file of ${marker}` } }) });
+      const kept = await postJson(contact.url, { name: 'Keep me', email: 'someone.else@example.com' });
+      const ids = [(first.body as { id: string }).id, (second.body as { id: string }).id];
+      await receiver.waitFor(1, (request) => request.body.toString().includes(ids[1]!));
+
+      const erased = await svc(['submissions', 'erase', '--email', address.toLowerCase(), '--json']);
+      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id) => expect.objectContaining({ id }))) });
+      const again = await svc(['submissions', 'erase', '--email', address]);
+      expect(again.stdout).toBe(`No submission of this project holds ${address}.\n`);
+      expect((await svc(['submissions', 'show', (kept.body as { id: string }).id])).code).toBe(0);
+      await receiver.waitFor(2, (request) => request.eventType === 'form.submission.deleted' && ids.some((id) => request.body.toString().includes(id)));
+
+      expect(await store.files.open(sha256(`file of ${marker}`))).toBeNull();
+      if (backend.name === 'sqlite') {
+        for (const name of ['svc.sqlite', 'svc.sqlite-wal']) {
+          const bytes = await readFile(join(cli.environment.dataDir, name)).catch(() => Buffer.alloc(0));
+          expect(bytes.includes(marker), `${name} holds no trace of the erased submissions`).toBe(false);
+        }
+      } else {
+        const like = `%${marker}%`;
+        expect(await store.db.selectFrom('submissions').select('id').where('fields', 'like', like).execute()).toEqual([]);
+        expect(await store.db.selectFrom('events').select('id').where('payload', 'like', like).execute()).toEqual([]);
+        expect(await store.db.selectFrom('idempotency_keys').select('key').where('key', 'like', like).execute()).toEqual([]);
+        expect(await store.db.selectFrom('delivery_attempts').select('id').where('response_body', 'like', like).execute()).toEqual([]);
+      }
+      expect((await svc(['submissions', 'erase', '--email', 'not an address'])).code).toBe(1);
     });
 
     it('refuses every owner operation to a token of another workspace, as if the submission did not exist', async () => {

@@ -18,6 +18,7 @@ export const cliPaths = {
   forms: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/forms`,
   form: (workspace: string, project: string, slug: string) => `${cliPaths.forms(workspace, project)}/${segment(slug)}`,
   formRateLimit: (workspace: string, project: string, slug: string) => `${cliPaths.form(workspace, project, slug)}/rate-limit`,
+  eraseSubmissions: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/submissions/erase`,
   submission: (workspace: string, project: string, id: string) => `${cliPaths.project(workspace, project)}/submissions/${segment(id)}`,
   moveSubmission: (workspace: string, project: string, id: string) => `${cliPaths.submission(workspace, project, id)}/move`,
   submissionFile: (workspace: string, project: string, id: string, index: number) => `${cliPaths.submission(workspace, project, id)}/files/${index}`,

@@ -106,3 +106,17 @@ export const DeleteSubmissionResponse = Type.Object(
   { additionalProperties: false },
 );
 export type DeleteSubmissionResponse = Static<typeof DeleteSubmissionResponse>;
+
+/** `POST …/submissions/erase` (`svc submissions erase --email`). */
+export const EraseSubmissionsRequest = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export type EraseSubmissionsRequest = Static<typeof EraseSubmissionsRequest>;
+export const EraseSubmissionsResponse = Type.Object(
+  {
+    ok: Ok,
+    email: Type.String(),
+    erased: Type.Integer({ minimum: 0 }),
+    submissions: Type.Array(Type.Object({ id: Type.String(), form: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type EraseSubmissionsResponse = Static<typeof EraseSubmissionsResponse>;

@@ -9,6 +9,7 @@ import {
   insertEvent,
   setSubmissionState,
   submissionEvents,
+  submissionsMentioning,
   unreferencedFiles,
   type ProjectSubmission,
 } from '../store/queries/submission-changes.js';
@@ -79,6 +80,50 @@ export async function moveSubmission(
  * is written. Then its files are removed unless another submission has the same contents.
  */
 export async function deleteSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ deleted: { id: string; form: string } }> {
+  const deleted = await eraseOne(context, principal, input);
+  await context.store.scrubDeleted();
+  return { deleted };
+}
+
+/**
+ * `svc submissions erase --email ADDRESS` (docs/privacy.md): every submission of the project
+ * with a field value that contains the address (case aside) is deleted as `delete` does,
+ * one transaction each, so a failure part-way leaves each submission whole or gone.
+ */
+export async function eraseSubmissionsByEmail(
+  context: OperationContext,
+  principal: Principal,
+  input: ProjectInput & { email: string },
+): Promise<{ email: string; erased: number; submissions: { id: string; form: string }[] }> {
+  const email = input.email.trim();
+  if (email.length < 3 || email.length > 254 || !email.includes('@') || /\s/.test(email)) {
+    throw new ServiceError('validation_failed', 'email must be an email address', { errors: { email: 'must be an email address' } });
+  }
+  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const needle = email.toLowerCase();
+  const matching = (await submissionsMentioning(context.store.db, project.id, email)).filter((row) => mentions(JSON.parse(row.fields), needle));
+  const erased: { id: string; form: string }[] = [];
+  for (const row of matching) {
+    try {
+      erased.push(await eraseOne(context, principal, { ...input, id: row.id }));
+    } catch (error) {
+      // Deleted meanwhile by someone else: nothing left to erase.
+      if (!(error instanceof ServiceError && error.code === 'not_found')) throw error;
+    }
+  }
+  if (erased.length > 0) await context.store.scrubDeleted();
+  return { email, erased: erased.length, submissions: erased };
+}
+
+/** Whether a field value (strings, lists, objects) contains `needle`, which is lower case. */
+function mentions(value: unknown, needle: string): boolean {
+  if (typeof value === 'string') return value.toLowerCase().includes(needle);
+  if (Array.isArray(value)) return value.some((item) => mentions(item, needle));
+  if (value !== null && typeof value === 'object') return Object.values(value).some((item) => mentions(item, needle));
+  return false;
+}
+
+async function eraseOne(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ id: string; form: string }> {
   const found = await context.store.transaction(async (trx) => {
     const found = await submissionInScope(trx, principal, input);
     const now = context.now();
@@ -97,5 +142,5 @@ export async function deleteSubmission(context: OperationContext, principal: Pri
   context.store.announceEvents();
   const hashes = (JSON.parse(found.submission.files) as SubmissionFile[]).map((file) => file.sha256);
   for (const sha256 of await unreferencedFiles(context.store.db, hashes)) await context.store.files.remove(sha256);
-  return { deleted: { id: found.submission.id, form: found.form.slug } };
+  return { id: found.submission.id, form: found.form.slug };
 }

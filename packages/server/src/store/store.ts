@@ -36,6 +36,11 @@ export interface Store {
   readonly classifyFailure: (error: unknown) => FailureKind;
   /** Checks that the database answers. */
   ping(): Promise<void>;
+  /**
+   * After an erasure: removes what the backend still holds of deleted rows outside its
+   * tables where it can (SQLite: the write-ahead log, checkpointed and truncated).
+   */
+  scrubDeleted(): Promise<void>;
   close(): Promise<void>;
 }
 

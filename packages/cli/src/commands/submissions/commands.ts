@@ -93,8 +93,21 @@ export const submissionsDelete = defineCommand({
   run: async (context): Promise<number> => (await import('./owner.js')).remove(context),
 });
 
+export const submissionsErase = defineCommand({
+  name: 'erase',
+  summary: 'erase every submission of the project that holds an email address',
+  description: `Erase one person's data: every submission of the project (all forms, inbox and spam) with a field value that contains the address, case aside, is deleted exactly as \`svc submissions delete\` does (files, idempotency key, every copy its events kept; form.submission.deleted is sent for each). Prints how many. Asks first on a terminal, unless --yes.`,
+  flags: {
+    email: { flag: '--email <address>', description: 'the address to erase (required)' },
+    ...yesFlag,
+    ...projectFlags,
+  },
+  examples: ['svc submissions erase --email ada@example.com', 'svc submissions erase --email ada@example.com --yes --json | jq .erased'],
+  run: async (context): Promise<number> => (await import('./owner.js')).erase(context),
+});
+
 export const submissionsCommand = defineGroup({
   name: 'submissions',
-  summary: 'a form\'s submissions: list, export, show, download, move, delete',
-  commands: [submissionsList, submissionsExport, submissionsShow, submissionsDownload, submissionsMove, submissionsDelete],
+  summary: 'a form\'s submissions: list, export, show, download, move, delete, erase',
+  commands: [submissionsList, submissionsExport, submissionsShow, submissionsDownload, submissionsMove, submissionsDelete, submissionsErase],
 });

@@ -5,13 +5,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { cliPaths, ServiceError } from '@svc/protocol';
-import { DeleteSubmissionResponse, MoveSubmissionResponse, SubmissionResponse } from '@svc/protocol/api';
+import { DeleteSubmissionResponse, EraseSubmissionsResponse, MoveSubmissionResponse, SubmissionResponse } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { printable } from '../../format/printable.js';
 import { canPrompt } from '../../io.js';
 import { Prompter } from '../../prompts.js';
 import { callProject, openProject } from '../../server-call.js';
-import type { submissionsDelete, submissionsDownload, submissionsMove, submissionsShow } from './commands.js';
+import type { submissionsDelete, submissionsDownload, submissionsErase, submissionsMove, submissionsShow } from './commands.js';
 
 type Submission = SubmissionResponse['submission'];
 
@@ -118,6 +118,24 @@ export async function remove(context: ContextOf<typeof submissionsDelete>): Prom
     context,
     ({ api, ref }) => api.delete(cliPaths.submission(ref.workspace, ref.project, context.args.id), DeleteSubmissionResponse),
     ({ deleted }) => `Deleted submission ${deleted.id} of form ${deleted.form}, with its files and every copy its events kept.`,
+  );
+}
+
+export async function erase(context: ContextOf<typeof submissionsErase>): Promise<number> {
+  const { options, io } = context;
+  const email = options.email?.trim() ?? '';
+  if (email === '') throw new ServiceError('usage', 'name the address with --email');
+  if (canPrompt(io, options.yes || options.json)) {
+    const sure = await new Prompter(io).confirm(`Erase every submission that holds ${email}, with its files? This cannot be undone.`);
+    if (!sure) throw new ServiceError('cancelled', 'cancelled; nothing was erased');
+  }
+  return callProject(
+    context,
+    ({ api, ref }) => api.post(cliPaths.eraseSubmissions(ref.workspace, ref.project), { email }, EraseSubmissionsResponse),
+    (result) =>
+      result.erased === 0
+        ? `No submission of this project holds ${printable(result.email)}.`
+        : `Erased ${result.erased} ${result.erased === 1 ? 'submission' : 'submissions'} holding ${printable(result.email)}: ${result.submissions.map((item) => item.id).join(', ')}.`,
   );
 }
 

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
 import {
   DeleteSubmissionResponse,
+  EraseSubmissionsRequest,
+  EraseSubmissionsResponse,
   ExportQuery,
   FormParams,
   ListSubmissionsQuery,
@@ -9,12 +11,13 @@ import {
   MoveSubmissionRequest,
   MoveSubmissionResponse,
   ndjsonContentType,
+  ProjectParams,
   SubmissionParams,
   SubmissionResponse,
   type ExportLine,
 } from '@svc/protocol/api';
 import { sendAttachment } from '../attachment.js';
-import { deleteSubmission, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
+import { deleteSubmission, eraseSubmissionsByEmail, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
 import { openSubmissionFile } from '../../operations/submission-files.js';
 import { exportSubmissions } from '../../operations/submission-export.js';
 import { listSubmissions } from '../../operations/submissions.js';
@@ -44,6 +47,12 @@ export const submissionRoutes: CliRoutes = (app, context) => {
       .header('x-export-count', String(exported.header.count))
       .send(Readable.from(ndjsonLines(exported.lines())));
   });
+
+  app.post(
+    '/projects/:workspace/:project/submissions/erase',
+    { schema: { params: ProjectParams, body: EraseSubmissionsRequest, response: { 200: EraseSubmissionsResponse } } },
+    async (request) => ({ ok: true as const, ...(await eraseSubmissionsByEmail(context, principalOf(request), { ...request.params, email: request.body.email })) }),
+  );
 
   app.get('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: SubmissionResponse } } }, async (request) => ({
     ok: true as const,

@@ -96,3 +96,18 @@ export async function unreferencedFiles(db: Db, sha256s: readonly string[]): Pro
 export async function insertEvent(db: Db, event: { id: string; projectId: string; type: string; payload: string; now: number }): Promise<void> {
   await db.insertInto('events').values({ id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: null }).execute();
 }
+
+/**
+ * Ids of the project's submissions whose stored fields contain `text`, case aside: the
+ * candidates of an erasure by address, which the caller confirms on the parsed fields.
+ */
+export async function submissionsMentioning(db: Db, projectId: string, text: string): Promise<{ id: string; fields: string }[]> {
+  return db
+    .selectFrom('submissions')
+    .innerJoin('forms', 'forms.id', 'submissions.form_id')
+    .select(['submissions.id', 'submissions.fields'])
+    .where('forms.project_id', '=', projectId)
+    .where((eb) => eb(eb.fn('lower', ['submissions.fields']), 'like', `%${text.toLowerCase()}%`))
+    .orderBy('submissions.id')
+    .execute();
+}
