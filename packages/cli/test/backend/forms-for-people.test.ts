@@ -287,7 +287,7 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       await receiver.waitFor(1, (request) => request.body.toString().includes(ids[1]!));
 
       const erased = await svc(['submissions', 'erase', '--email', address.toLowerCase(), '--json']);
-      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id) => expect.objectContaining({ id }))) });
+      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id): unknown => expect.objectContaining({ id }))) });
       const again = await svc(['submissions', 'erase', '--email', address]);
       expect(again.stdout).toBe(`No submission of this project holds ${address}.\n`);
       expect((await svc(['submissions', 'show', (kept.body as { id: string }).id])).code).toBe(0);

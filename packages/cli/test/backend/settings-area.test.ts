@@ -241,4 +241,20 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect([deleted.status, deleted.headers.get('location')]).toEqual([303, `${page}?done=deleted`]);
     expect((await cli.svc(['submissions', 'show', id], { cwd: directory })).code).toBe(1);
   });
+
+  it('replays a webhook\'s deliveries of a period from its delivery log', async () => {
+    const session = await signedIn();
+    const added = await cli.svc(['webhooks', 'add', '--url', 'http://127.0.0.1:9/replay', '--events', 'form.*', '--json'], { cwd: directory });
+    const id = added.json<{ webhook: { id: string } }>().webhook.id;
+    const log = `${project}/webhooks/${id}`;
+    const page = await session.get(log);
+    expect(page.text).toContain('<label for="replay-period">Created in the last</label>');
+    expect(page.text).toContain('Replay deliveries</button>');
+    const csrf = await session.csrf(log);
+    const replayed = await session.post(`${log}/replay`, { _csrf: csrf, period: '6h', status: 'failed' });
+    expect([replayed.status, replayed.headers.get('location')]).toEqual([303, `${log}?done=replayed-none`]);
+    expect((await session.get(`${log}?done=replayed-none`)).text).toContain('Nothing to replay');
+    expect((await session.post(`${log}/replay`, { period: '6h' })).status).toBe(403);
+    expect((await cli.svc(['webhooks', 'remove', id], { cwd: directory })).code).toBe(0);
+  });
 });

@@ -67,3 +67,27 @@ export type DeliveryResponse = Static<typeof DeliveryResponse>;
 /** `POST …/deliveries/:id/resend`: queued again, due now, with a fresh retry budget. */
 export const ResendDeliveryResponse = Type.Object({ ok: Ok, delivery: DeliveryInfo }, { additionalProperties: false });
 export type ResendDeliveryResponse = Static<typeof ResendDeliveryResponse>;
+
+/** `POST …/deliveries/replay` (`svc deliveries replay`): a webhook's finished deliveries created in [since, until), queued again. */
+export const ReplayDeliveriesRequest = Type.Object(
+  {
+    webhook: Id,
+    since: Type.String({ minLength: 10, maxLength: 40 }),
+    until: Type.Optional(Type.String({ minLength: 10, maxLength: 40 })),
+    status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('all')])),
+  },
+  { additionalProperties: false },
+);
+export type ReplayDeliveriesRequest = Static<typeof ReplayDeliveriesRequest>;
+export const ReplayDeliveriesResponse = Type.Object(
+  {
+    ok: Ok,
+    webhookId: Type.String(),
+    since: Timestamp,
+    until: Timestamp,
+    status: Type.Union([Type.Literal('failed'), Type.Literal('all')]),
+    replayed: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type ReplayDeliveriesResponse = Static<typeof ReplayDeliveriesResponse>;

@@ -32,5 +32,6 @@ export const cliPaths = {
   disableWebhook: (workspace: string, project: string, id: string) => `${cliPaths.webhook(workspace, project, id)}/disable`,
   deliveries: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/deliveries`,
   delivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}`,
+  replayDeliveries: (workspace: string, project: string) => `${cliPaths.deliveries(workspace, project)}/replay`,
   resendDelivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}/resend`,
 } as const;

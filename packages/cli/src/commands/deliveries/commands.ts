@@ -1,4 +1,4 @@
-import { deliveryListPageSize } from '@svc/protocol';
+import { deliveryListPageSize, replayDeliveriesPerSecond } from '@svc/protocol';
 import { defineCommand, defineGroup } from '../../command.js';
 import { projectFlags } from '../../common-options.js';
 
@@ -38,8 +38,23 @@ export const deliveriesResend = defineCommand({
   run: async (context): Promise<number> => (await import('./run.js')).resend(context),
 });
 
+export const deliveriesReplay = defineCommand({
+  name: 'replay',
+  summary: 'after a receiver\'s outage, send a webhook\'s failed deliveries of a time range again',
+  description: `Queue again every finished delivery of one webhook created in [--since, --until): the failed ones, or with --status all the succeeded ones too. Each gets a fresh retry budget; they come due at ${replayDeliveriesPerSecond} a second so the receiver is not flooded. Deliveries still pending are left alone (they are sent when due). Times are ISO 8601 (2026-11-24T09:00:00Z) or a duration back from now (2h, 3d). Prints how many.`,
+  flags: {
+    webhook: { flag: '--webhook <id>', description: 'the webhook whose deliveries to replay (required)' },
+    since: { flag: '--since <time>', description: 'from this time, ISO 8601 or a duration ago such as 24h (required)' },
+    until: { flag: '--until <time>', description: 'until this time (default: now)' },
+    status: { flag: '--status <status>', description: 'failed (default) or all', choices: ['failed', 'all'] },
+    ...projectFlags,
+  },
+  examples: ['svc deliveries replay --webhook wh_… --since 6h', 'svc deliveries replay --webhook wh_… --since 2026-11-24T09:00:00Z --until 2026-11-24T12:00:00Z --status all --json'],
+  run: async (context): Promise<number> => (await import('./run.js')).replay(context),
+});
+
 export const deliveriesCommand = defineGroup({
   name: 'deliveries',
-  summary: 'webhook deliveries: list them, show one\'s attempts, resend one',
-  commands: [deliveriesList, deliveriesShow, deliveriesResend],
+  summary: 'webhook deliveries: list them, show one\'s attempts, resend one, replay a time range',
+  commands: [deliveriesList, deliveriesShow, deliveriesResend, deliveriesReplay],
 });

@@ -1,10 +1,10 @@
-import { cliPaths, deliveryListPageSize } from '@svc/protocol';
-import { DeliveryResponse, ListDeliveriesResponse, ResendDeliveryResponse, type DeliveryInfo } from '@svc/protocol/api';
+import { cliPaths, deliveryListPageSize, ServiceError } from '@svc/protocol';
+import { DeliveryResponse, ListDeliveriesResponse, ReplayDeliveriesResponse, ResendDeliveryResponse, type DeliveryInfo } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { parsePageLimit } from '../../page-limit.js';
 import { requireArgument } from '../../require-argument.js';
 import { callProject } from '../../server-call.js';
-import type { deliveriesList, deliveriesResend, deliveriesShow } from './commands.js';
+import type { deliveriesList, deliveriesReplay, deliveriesResend, deliveriesShow } from './commands.js';
 
 export async function list(context: ContextOf<typeof deliveriesList>): Promise<number> {
   const { options, out } = context;
@@ -58,6 +58,38 @@ export async function resend(context: ContextOf<typeof deliveriesResend>): Promi
     ({ api, ref }) => api.post(cliPaths.resendDelivery(ref.workspace, ref.project, id), {}, ResendDeliveryResponse),
     (result) => `Queued delivery ${result.delivery.id} (${result.delivery.eventType}) again: it is sent now.`,
   );
+}
+
+export async function replay(context: ContextOf<typeof deliveriesReplay>): Promise<number> {
+  const { options } = context;
+  if (options.webhook === undefined || options.webhook === '') throw new ServiceError('usage', 'name the webhook with --webhook');
+  if (options.since === undefined || options.since === '') throw new ServiceError('usage', 'say from when with --since, e.g. --since 24h');
+  const now = Date.now();
+  const body = {
+    webhook: options.webhook,
+    since: await timeFrom(options.since, '--since', now),
+    ...(options.until === undefined ? {} : { until: await timeFrom(options.until, '--until', now) }),
+    ...(options.status === undefined ? {} : { status: options.status }),
+  };
+  return callProject(
+    context,
+    ({ api, ref }) => api.post(cliPaths.replayDeliveries(ref.workspace, ref.project), body, ReplayDeliveriesResponse),
+    (result) =>
+      result.replayed === 0
+        ? `No ${result.status === 'all' ? 'finished' : 'failed'} delivery of ${result.webhookId} between ${result.since} and ${result.until}.`
+        : `Queued ${result.replayed} ${result.replayed === 1 ? 'delivery' : 'deliveries'} of ${result.webhookId} again (created ${result.since} to ${result.until}).`,
+  );
+}
+
+/** An ISO 8601 time as given, or a duration back from now (`2h`, `3d`) as an ISO time. */
+async function timeFrom(text: string, flag: string, now: number): Promise<string> {
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return text.trim();
+  const { parseDuration } = await import('@svc/server');
+  try {
+    return new Date(now - parseDuration(text)).toISOString();
+  } catch {
+    throw new ServiceError('usage', `${flag} takes an ISO 8601 time (2026-11-24T09:00:00Z) or a duration ago (6h, 3d)`);
+  }
 }
 
 function lastAnswer(delivery: DeliveryInfo): string {

@@ -1,5 +1,6 @@
-import { DeliveryParams, DeliveryResponse, ListDeliveriesQuery, ListDeliveriesResponse, ProjectParams, ResendDeliveryResponse } from '@svc/protocol/api';
+import { DeliveryParams, DeliveryResponse, ListDeliveriesQuery, ListDeliveriesResponse, ProjectParams, ReplayDeliveriesRequest, ReplayDeliveriesResponse, ResendDeliveryResponse } from '@svc/protocol/api';
 import { getDelivery, listDeliveries, resendDelivery } from '../../operations/deliveries.js';
+import { replayDeliveries } from '../../operations/replay-deliveries.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
 /** A project's deliveries (`svc deliveries …`). */
@@ -28,5 +29,14 @@ export const deliveryRoutes: CliRoutes = (app, context) => {
     '/projects/:workspace/:project/deliveries/:id/resend',
     { schema: { params: DeliveryParams, response: { 200: ResendDeliveryResponse } } },
     async (request) => ({ ok: true as const, delivery: await resendDelivery(context, principalOf(request), request.params) }),
+  );
+
+  app.post(
+    '/projects/:workspace/:project/deliveries/replay',
+    { schema: { params: ProjectParams, body: ReplayDeliveriesRequest, response: { 200: ReplayDeliveriesResponse } } },
+    async (request) => ({
+      ok: true as const,
+      ...(await replayDeliveries(context, principalOf(request), { ...request.params, webhookId: request.body.webhook, since: request.body.since, until: request.body.until, status: request.body.status })),
+    }),
   );
 };

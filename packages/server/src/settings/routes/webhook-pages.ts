@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { resendDelivery } from '../../operations/deliveries.js';
 import { webhookDeliveryLog } from '../../operations/delivery-log.js';
+import { replayDeliveries } from '../../operations/replay-deliveries.js';
+import { parseDuration } from '../../parse-values.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { createWebhook, disableWebhook, enableWebhook, getWebhook, removeWebhook, rotateWebhookSecret, testWebhook } from '../../operations/webhooks.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
-import { DeliveryLogPage } from '../views/delivery-log-page.js';
+import { DeliveryLogPage, replayPeriods } from '../views/delivery-log-page.js';
 import { projectPath } from '../views/overview-page.js';
 import { DeleteWebhookPage, WebhooksPage, type WebhookFormValues } from '../views/webhooks-page.js';
 import { field, projectPageBase, type Body, type ProjectParams } from './route-params.js';
@@ -23,6 +25,8 @@ const notices: Record<string, string> = {
   'test-succeeded': 'Test event sent: the receiver answered 2xx.',
   'test-failed': 'Test event sent, but the receiver did not answer 2xx. The delivery log has the details; it is retried like any other.',
   resent: 'Delivery queued again: it is attempted right away.',
+  replayed: 'Deliveries queued again: they are sent over the next moments.',
+  'replayed-none': 'Nothing to replay: no delivery of that period matched.',
 };
 
 const noticeOf = (request: FastifyRequest): string | undefined => {
@@ -94,6 +98,19 @@ export function webhookPages(app: FastifyInstance, tools: SettingsRequestTools):
     const log = await webhookDeliveryLog(context, principal, { ...request.params, webhookId: request.params.id, status, eventType, cursor, limit: 50 });
     const notice = noticeOf(request);
     return sendPage(reply, 200, DeliveryLogPage({ ...base, log, filters: { status: status ?? '', eventType: eventType ?? '', cursor }, ...(notice ? { notice } : {}) }));
+  });
+
+  app.post<{ Params: WebhookParams; Body: Body }>('/settings/:workspace/:project/webhooks/:id/replay', async (request, reply) => {
+    const period = replayPeriods.find(([value]) => value === field(request.body, 'period'))?.[0] ?? '24h';
+    const now = context.now();
+    const result = await replayDeliveries(context, principalOf(request), {
+      ...request.params,
+      webhookId: request.params.id,
+      since: new Date(now - parseDuration(period)).toISOString(),
+      until: new Date(now).toISOString(),
+      status: field(request.body, 'status') === 'all' ? 'all' : 'failed',
+    });
+    return redirectTo(reply, `${webhooksPath(request.params)}/${encodeURIComponent(request.params.id)}?done=${result.replayed > 0 ? 'replayed' : 'replayed-none'}`);
   });
 
   app.post<{ Params: WebhookParams }>('/settings/:workspace/:project/deliveries/:id/resend', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { eventTypes } from '@svc/protocol';
 import type { DeliveryLog, LoggedDelivery } from '../../operations/delivery-log.js';
-import { Badge, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Badge, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 import { answerText, DeliveryStatusBadge } from './webhook-parts.js';
@@ -79,9 +79,43 @@ export function DeliveryLogPage(props: ProjectPageBase & { log: DeliveryLog; fil
         )}
       </div>
       <Pager label="Deliveries pages" first={filters.cursor ? query(null) : null} next={log.nextCursor ? query(log.nextCursor) : null} />
+      <section class="card" aria-labelledby="replay-title">
+        <h2 id="replay-title">Replay</h2>
+        <p class="muted">After an outage of the receiver: queue its failed deliveries of a period again, each with a fresh retry budget, at most 50 a second.</p>
+        <form method="post" action={`${path}/replay`} class="filters">
+          <Csrf token={props.frame.csrfToken} />
+          <div class="field">
+            <label for="replay-period">Created in the last</label>
+            <select id="replay-period" name="period">
+              {replayPeriods.map(([value, label]) => (
+                <option key={value} value={value} selected={value === '24h'}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="replay-status">Deliveries</label>
+            <select id="replay-status" name="status">
+              <option value="failed">Failed only</option>
+              <option value="all">Failed and succeeded</option>
+            </select>
+          </div>
+          <button type="submit">Replay deliveries</button>
+        </form>
+      </section>
     </Shell>
   );
 }
+
+/** The periods a replay can cover from the page (the CLI takes any range). */
+export const replayPeriods: readonly (readonly [string, string])[] = [
+  ['1h', 'hour'],
+  ['6h', '6 hours'],
+  ['24h', '24 hours'],
+  ['3d', '3 days'],
+  ['7d', '7 days'],
+];
 
 function DeliveryItem(props: { entry: LoggedDelivery; resendAction: string; csrf: string | undefined }) {
   const { delivery, attempts, requestBody } = props.entry;

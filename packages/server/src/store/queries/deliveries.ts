@@ -86,3 +86,22 @@ export async function requeueDelivery(db: Db, id: string, now: number): Promise<
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * Finished deliveries of a webhook created in [since, until), oldest first, at most `limit`
+ * after `afterId`: the candidates of a replay.
+ */
+export async function finishedDeliveriesOfWebhook(
+  db: Db,
+  query: { webhookId: string; since: number; until: number; statuses: readonly ('failed' | 'succeeded')[]; afterId: string | null; limit: number },
+): Promise<string[]> {
+  let select = db
+    .selectFrom('deliveries')
+    .select('id')
+    .where('webhook_id', '=', query.webhookId)
+    .where('created_at', '>=', query.since)
+    .where('created_at', '<', query.until)
+    .where('status', 'in', [...query.statuses]);
+  if (query.afterId !== null) select = select.where('id', '>', query.afterId);
+  return (await select.orderBy('id').limit(query.limit).execute()).map((row) => row.id);
+}
