@@ -1,25 +1,76 @@
 import type { Logger } from 'pino';
+import type { Metrics } from './observability/metrics.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
+import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSubmissions } from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
+import { unreferencedFiles } from './store/queries/submission-changes.js';
 import type { Store } from './store/store.js';
 
+export interface MaintenanceOptions {
+  readonly idempotencyWindowMs: number;
+  readonly intervalMs: number;
+  /** Finished deliveries (with their attempts) and their events are kept this long. */
+  readonly retentionDeliveriesMs: number;
+  /** Spam submissions are kept this long. */
+  readonly retentionSpamMs: number;
+  readonly logger: Logger;
+  readonly metrics?: Metrics;
+}
+
+/** Rows per removal statement, and removals per kind in one run: each transaction stays short. */
+const batchRows = 500;
+const batchesPerRun = 40;
+
 /**
- * Periodic clean-up: idempotency keys past their window, expired rate-limit snapshots, and
- * settings-area sessions and sign-in links that can no longer be used.
- * Runs in every process (the deletes are idempotent) and never on the request path.
+ * Periodic clean-up, in every process (every removal is idempotent) and never on the
+ * request path: idempotency keys past their window, expired rate-limit snapshots, dead
+ * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
+ * deliveries and their events, old spam, and submissions past their form's retention, in
+ * small batches, each its own transaction.
  */
-export function startMaintenance(store: Store, options: { idempotencyWindowMs: number; intervalMs: number; logger: Logger }): { stop(): void } {
+export function startMaintenance(store: Store, options: MaintenanceOptions): { stop(): Promise<void>; runOnce(): Promise<void> } {
+  let running: Promise<void> | null = null;
   const run = async (): Promise<void> => {
     const now = Date.now();
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
+    await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));
+    await removeInBatches('events', (db) => removeDeliveredEvents(db, now - options.retentionDeliveriesMs, batchRows));
+    await removeSubmissions('spam', { spam: true }, now - options.retentionSpamMs);
+    for (const form of await formsWithRetention(store.db)) await removeSubmissions('submissions', { formId: form.id }, now - form.retention_seconds * 1000);
+  };
+  const removeInBatches = async (kind: string, remove: (db: Store['db']) => Promise<number>): Promise<void> => {
+    for (let batch = 0; batch < batchesPerRun; batch++) {
+      const removed = await store.transaction((trx) => remove(trx));
+      if (removed > 0) options.metrics?.retentionRemoved.inc({ kind }, removed);
+      if (removed < batchRows) return;
+    }
+  };
+  const removeSubmissions = async (kind: string, scope: { spam: true } | { formId: string }, before: number): Promise<void> => {
+    for (let batch = 0; batch < batchesPerRun; batch++) {
+      const { removed, files } = await store.transaction((trx) => removeOldSubmissions(trx, scope, before, batchRows));
+      if (removed > 0) options.metrics?.retentionRemoved.inc({ kind }, removed);
+      for (const sha256 of await unreferencedFiles(store.db, files)) await store.files.remove(sha256);
+      if (removed < batchRows) break;
+    }
+  };
+  const runOnce = (): Promise<void> => {
+    running ??= run().finally(() => (running = null));
+    return running;
   };
   const timer = setInterval(() => {
-    run().catch((error: unknown) => options.logger.warn({ err: error }, 'maintenance failed; will retry'));
+    runOnce().catch((error: unknown) => options.logger.warn({ err: error }, 'maintenance failed; will retry'));
   }, options.intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    // A run in progress finishes before the store it uses is closed.
+    stop: async () => {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+    runOnce,
+  };
 }

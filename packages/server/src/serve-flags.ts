@@ -53,6 +53,13 @@ function smtpUrl(text: string): string | undefined {
   return text;
 }
 
+/** A retention: at least a minute, at most ten years. */
+function parseRetention(text: string): number {
+  const ms = parseDuration(text);
+  if (ms < 60_000 || ms > 3_650 * 86_400_000) throw new Error('must be from 1m to 3650d');
+  return ms;
+}
+
 function formIpMode(text: string): FormIpMode {
   const mode = formIpModes.find((candidate) => candidate === text);
   if (!mode) throw new Error(`must be one of ${formIpModes.join(', ')}`);
@@ -78,6 +85,8 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
   { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
   { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  { flag: '--retention-deliveries', value: '<duration>', env: 'SVC_RETENTION_DELIVERIES', defaultValue: '30d', description: 'finished webhook deliveries, their attempts and events are removed after this', apply: (text, draft) => void (draft.retentionDeliveriesMs = parseRetention(text)) },
+  { flag: '--retention-spam', value: '<duration>', env: 'SVC_RETENTION_SPAM', defaultValue: '30d', description: 'spam submissions are removed after this', apply: (text, draft) => void (draft.retentionSpamMs = parseRetention(text)) },
   {
     flag: '--form-ip',
     value: '<mode>',
@@ -119,6 +128,7 @@ export const serveFlags: readonly ServeFlag[] = [
     apply: (text, draft) => void (draft.logLevel = text),
   },
   { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parsePolicy(text)) },
+  { flag: '--maintenance-interval', value: '<duration>', env: 'SVC_MAINTENANCE_INTERVAL', defaultValue: '1h', hidden: true, description: 'how often clean-up and retention run', apply: (text, draft) => void (draft.maintenanceIntervalMs = parseDuration(text)) },
   { flag: '--redis-prefix', value: '<prefix>', env: 'SVC_REDIS_PREFIX', defaultValue: 'svc:', hidden: true, description: 'prefix of every Redis key', apply: (text, draft) => void (draft.redisPrefix = text) },
   { flag: '--idempotency-window', value: '<duration>', env: 'SVC_IDEMPOTENCY_WINDOW', defaultValue: '24h', hidden: true, description: 'how long idempotency keys are remembered', apply: (text, draft) => void (draft.idempotencyWindowMs = parseDuration(text)) },
   { flag: '--delivery-timeout', value: '<duration>', env: 'SVC_DELIVERY_TIMEOUT', defaultValue: '10s', hidden: true, description: 'one webhook delivery attempt, connect to end of answer', apply: (text, draft) => void (draft.deliveryTimeoutMs = parseDuration(text)) },

@@ -20,6 +20,12 @@ export interface ServerOptions {
   readonly formsUrl: string | undefined;
   readonly trustProxy: boolean;
   readonly allowPrivateTargets: boolean;
+  /** Finished deliveries, their attempts and events are removed after this (docs/privacy.md). */
+  readonly retentionDeliveriesMs: number;
+  /** Spam submissions are removed after this. */
+  readonly retentionSpamMs: number;
+  /** How often the clean-up and retention job runs. */
+  readonly maintenanceIntervalMs: number;
   /** How much of the client's address a submission keeps (docs/privacy.md). */
   readonly formIp: FormIpMode;
   /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
@@ -68,6 +74,9 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     formsUrl: undefined,
     trustProxy: false,
     allowPrivateTargets: false,
+    retentionDeliveriesMs: 30 * 86_400_000,
+    retentionSpamMs: 30 * 86_400_000,
+    maintenanceIntervalMs: 3_600_000,
     formIp: 'truncated',
     smtpUrl: undefined,
     mailFrom: undefined,

@@ -76,7 +76,14 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       },
     });
     closers.push(() => writer.drain());
-    const maintenance = startMaintenance(store, { idempotencyWindowMs: options.idempotencyWindowMs, intervalMs: 3_600_000, logger });
+    const maintenance = startMaintenance(store, {
+      idempotencyWindowMs: options.idempotencyWindowMs,
+      intervalMs: options.maintenanceIntervalMs,
+      retentionDeliveriesMs: options.retentionDeliveriesMs,
+      retentionSpamMs: options.retentionSpamMs,
+      logger,
+      metrics,
+    });
     closers.push(() => maintenance.stop());
 
     const services: FormRouteServices = {

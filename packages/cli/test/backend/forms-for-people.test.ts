@@ -149,6 +149,7 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
           '  error URL:     none (a page that says what went wrong)',
           '  notify:        nobody',
           '  rate limit:    default (30/5m)',
+          '  retention:     kept until deleted',
           '',
         ].join('\n'),
       );
@@ -167,7 +168,12 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const emails = await svc(['forms', 'set', 'contact', '--notify', 'owner@example.com,not-an-address', '--json']);
       expect(emails.json()).toMatchObject({ ok: false, error: { code: 'validation_failed', details: { errors: { notify: 'not valid email addresses: not-an-address' } } } });
       const nothing = await svc(['forms', 'set', 'contact']);
-      expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('give at least one of --success-url, --error-url, --notify and --rate-limit')]);
+      expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('give at least one of --success-url, --error-url, --notify, --rate-limit and --retention')]);
+      const retention = await svc(['forms', 'set', 'contact', '--retention', '90d']);
+      expect(retention.stdout).toContain('  retention:     90d, then removed\n');
+      const tooShort = await svc(['forms', 'set', 'contact', '--retention', '10s', '--json']);
+      expect(tooShort.json()).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+      expect((await svc(['forms', 'set', 'contact', '--retention', 'none'])).code).toBe(0);
     });
 
     it('refuses notification addresses when the server cannot send email', async () => {

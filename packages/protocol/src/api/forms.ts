@@ -16,6 +16,8 @@ export const FormInfo = Type.Object(
     errorUrl: Type.Union([Type.String(), Type.Null()]),
     /** Who is emailed about each new submission. */
     notify: Type.Array(Type.String()),
+    /** Submissions older than this many seconds are removed; null keeps them until deleted. */
+    retentionSeconds: Type.Union([Type.Integer(), Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -47,6 +49,7 @@ export const FormSettingsRequest = Type.Object(
     errorUrl: Type.Optional(Type.Union([Type.String({ maxLength: formUrlLimit }), Type.Null()])),
     notify: Type.Optional(Type.Array(Type.String({ maxLength: 254 }), { maxItems: maxNotifyAddresses })),
     rateLimit: Type.Optional(Type.Union([RateLimit, Type.Null()])),
+    retentionSeconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -12,3 +12,6 @@ ALTER TABLE forms ADD COLUMN notify_emails TEXT;
 ALTER TABLE webhooks ADD COLUMN kind TEXT NOT NULL DEFAULT 'http';
 ALTER TABLE webhooks ADD COLUMN form_id TEXT REFERENCES forms (id) ON DELETE CASCADE;
 CREATE UNIQUE INDEX webhooks_form_email ON webhooks (form_id) WHERE form_id IS NOT NULL;
+
+-- A form's own retention: its submissions older than this are removed (docs/privacy.md).
+ALTER TABLE forms ADD COLUMN retention_seconds INTEGER;

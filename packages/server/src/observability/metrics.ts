@@ -47,6 +47,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly retentionRemoved = new Counter({
+    name: 'svc_retention_removed_total',
+    help: 'Rows removed by retention, by kind (deliveries, events, spam, submissions).',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }

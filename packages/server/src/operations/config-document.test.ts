@@ -25,6 +25,7 @@ const form = (slug: string, name: string | null, position: number): FormRow => (
   success_url: null,
   error_url: null,
   notify_emails: null,
+  retention_seconds: null,
   position,
   created_at: 0,
   updated_at: 0,

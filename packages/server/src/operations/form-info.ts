@@ -8,7 +8,7 @@ export function formUrl(context: OperationContext, endpointId: string): string {
   return `${context.urls.formsUrl}/api/f/${endpointId}`;
 }
 
-export type FormInfoRow = Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails'>;
+export type FormInfoRow = Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds'>;
 
 export function toFormInfo(context: OperationContext, row: FormInfoRow): FormInfo {
   return {
@@ -21,5 +21,6 @@ export function toFormInfo(context: OperationContext, row: FormInfoRow): FormInf
     successUrl: row.success_url,
     errorUrl: row.error_url,
     notify: parseNotifyEmails(row.notify_emails),
+    retentionSeconds: row.retention_seconds,
   };
 }

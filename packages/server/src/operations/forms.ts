@@ -42,6 +42,8 @@ export interface FormSettingsChange {
   readonly errorUrl?: string | null;
   readonly notify?: readonly string[];
   readonly rateLimit?: RateLimit | null;
+  /** Seconds; null keeps submissions until deleted. */
+  readonly retentionSeconds?: number | null;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function setFormRateLimit(
   return updateFormSettings(context, principal, { ...input, rateLimit: input.rateLimit });
 }
 
-type SettingsColumns = Partial<Pick<FormRow, 'success_url' | 'error_url' | 'notify_emails' | 'rate_limit_max' | 'rate_limit_window_seconds'>>;
+type SettingsColumns = Partial<Pick<FormRow, 'success_url' | 'error_url' | 'notify_emails' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'retention_seconds'>>;
 
 /** Whether the server can send notification emails (`--smtp-url` and `--mail-from`). */
 export function notificationsConfigured(context: OperationContext): boolean {
@@ -114,6 +116,11 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
     }
     columns.rate_limit_max = input.rateLimit?.max ?? null;
     columns.rate_limit_window_seconds = input.rateLimit?.windowSeconds ?? null;
+  }
+  if (input.retentionSeconds !== undefined) {
+    const value = input.retentionSeconds;
+    if (value !== null && (!Number.isSafeInteger(value) || value < 60 || value > 315_360_000)) errors['retentionSeconds'] = 'must be from 60 seconds to 10 years, or null';
+    else columns.retention_seconds = value;
   }
   const problems = Object.entries(errors);
   if (problems.length > 0) throw new ServiceError('validation_failed', problems.map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });

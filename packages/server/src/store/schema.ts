@@ -61,6 +61,8 @@ export interface FormsTable {
   error_url: Generated<string | null>;
   /** JSON array of addresses, or null. */
   notify_emails: Generated<string | null>;
+  /** Submissions older than this are removed; null keeps them until deleted. */
+  retention_seconds: Generated<number | null>;
   position: Generated<number>;
   created_at: number;
   updated_at: number;

@@ -12,13 +12,14 @@ export const formsList = defineCommand({
 export const formsSet = defineCommand({
   name: 'set',
   summary: 'set a form\'s success and error URLs, notification emails and rate limit',
-  description: `Change a form's settings; what is not given keeps its value. --success-url and --error-url are where a browser goes after a plain HTML post succeeds or fails (absolute http:// or https:// URLs; \`none\` removes one). --notify sets who is emailed about each new submission (comma-separated or the flag repeated; \`none\` for nobody; the server needs --smtp-url). --rate-limit takes requests/window as \`svc serve --rate-limit\` does, or \`default\`.`,
+  description: `Change a form's settings; what is not given keeps its value. --success-url and --error-url are where a browser goes after a plain HTML post succeeds or fails (absolute http:// or https:// URLs; \`none\` removes one). --notify sets who is emailed about each new submission (comma-separated or the flag repeated; \`none\` for nobody; the server needs --smtp-url). --rate-limit takes requests/window as \`svc serve --rate-limit\` does, or \`default\`. --retention removes the form's submissions older than a duration (90d, 12h; at least 1m), in the background; \`none\` keeps them until deleted.`,
   arguments: { slug: { description: 'the form\'s slug' } },
   flags: {
     successUrl: { flag: '--success-url <url>', description: 'where a browser goes after a successful post, or none' },
     errorUrl: { flag: '--error-url <url>', description: 'where a browser goes after a failed post (with ?error=CODE), or none' },
     notify: { flag: '--notify <emails...>', description: 'who is emailed about each new submission, or none' },
     rateLimit: { flag: '--rate-limit <limit>', description: 'requests/window per client IP, e.g. 10/1m, or default' },
+    retention: { flag: '--retention <duration>', description: 'remove submissions older than this, e.g. 90d, or none to keep them' },
     ...projectFlags,
   },
   examples: [

@@ -38,8 +38,9 @@ export async function set(context: ContextOf<typeof formsSet>): Promise<number> 
     ...(options.errorUrl === undefined ? {} : { errorUrl: orNull(options.errorUrl) }),
     ...(options.notify === undefined ? {} : { notify: addresses(options.notify) }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: await parseLimit(options.rateLimit) }),
+    ...(options.retention === undefined ? {} : { retentionSeconds: await parseRetention(options.retention) }),
   };
-  if (Object.keys(body).length === 0) throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify and --rate-limit');
+  if (Object.keys(body).length === 0) throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify, --rate-limit and --retention');
   return callProject(
     context,
     ({ api, ref }) => api.patch(cliPaths.form(ref.workspace, ref.project, context.args.slug), body, FormSettingsResponse),
@@ -55,6 +56,17 @@ function orNull(text: string): string | null {
 function addresses(values: readonly string[]): string[] {
   const list = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
   return list.length === 1 && list[0]!.toLowerCase() === 'none' ? [] : list;
+}
+
+/** `none` → null; else a duration (`90d`) in seconds, with the server's duration parser. */
+async function parseRetention(text: string): Promise<number | null> {
+  if (text.trim().toLowerCase() === 'none') return null;
+  const { parseDuration } = await import('@svc/server');
+  try {
+    return Math.round(parseDuration(text.trim()) / 1000);
+  } catch (error) {
+    throw new ServiceError('usage', `--retention: ${(error as Error).message}`);
+  }
 }
 
 /** `default` → null; else the syntax of `svc serve --rate-limit` (its own parser). */

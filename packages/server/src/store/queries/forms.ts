@@ -87,6 +87,7 @@ export async function insertForm(db: Db, form: NewForm, now = Date.now()): Promi
     success_url: null,
     error_url: null,
     notify_emails: null,
+    retention_seconds: null,
     position: form.position ?? 0,
     created_at: now,
     updated_at: now,
@@ -107,7 +108,7 @@ export async function findProjectForm(db: Db, projectId: string, slug: string): 
 export async function updateForm(
   db: Db,
   formId: string,
-  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails'>>,
+  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds'>>,
   now = Date.now(),
 ): Promise<void> {
   await db
