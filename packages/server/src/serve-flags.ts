@@ -85,6 +85,7 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
   { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
   { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  { flag: '--webhook-concurrency', value: '<n>', env: 'SVC_WEBHOOK_CONCURRENCY', defaultValue: '8', description: 'delivery attempts one webhook may have in flight at once, per process', apply: (text, draft) => void (draft.webhookConcurrency = parseCount(text, 1, 10_000)) },
   { flag: '--retention-deliveries', value: '<duration>', env: 'SVC_RETENTION_DELIVERIES', defaultValue: '30d', description: 'finished webhook deliveries, their attempts and events are removed after this', apply: (text, draft) => void (draft.retentionDeliveriesMs = parseRetention(text)) },
   { flag: '--retention-spam', value: '<duration>', env: 'SVC_RETENTION_SPAM', defaultValue: '30d', description: 'spam submissions are removed after this', apply: (text, draft) => void (draft.retentionSpamMs = parseRetention(text)) },
   {

@@ -48,6 +48,8 @@ export interface ServerOptions {
   readonly deliveryPollIntervalMs: number;
   /** Delivery requests in flight at once, per process. */
   readonly deliveryConcurrency: number;
+  /** Of those, how many one webhook may have (docs/webhooks.md). */
+  readonly webhookConcurrency: number;
   readonly role: ServerRole;
   readonly bootstrapToken: string | undefined;
   readonly limits: FormLimits;
@@ -86,6 +88,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     deliveryLeaseMs: 60_000,
     deliveryPollIntervalMs: 30_000,
     deliveryConcurrency: 64,
+    webhookConcurrency: 8,
     role: 'all',
     bootstrapToken: undefined,
     limits: defaultFormLimits,

@@ -13,6 +13,8 @@ export interface DeliverySettings {
   readonly pollIntervalMs: number;
   /** Requests in flight at once, per process. */
   readonly concurrency: number;
+  /** Deliveries one webhook may have in flight (and waiting) at once, per process. */
+  readonly perWebhook: number;
   readonly allowPrivateTargets: boolean;
   readonly responseBodyLimitBytes: number;
   /** Events fanned out per transaction. */
@@ -24,7 +26,7 @@ export const minLeaseMarginMs = 1_000;
 
 type DeliveryOptions = Pick<
   ServerOptions,
-  'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'deliveryPollIntervalMs' | 'deliveryConcurrency' | 'allowPrivateTargets'
+  'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'deliveryPollIntervalMs' | 'deliveryConcurrency' | 'webhookConcurrency' | 'allowPrivateTargets'
 >;
 
 /** @throws {Error} when the options contradict each other (a lease shorter than an attempt). */
@@ -42,6 +44,7 @@ export function deliverySettings(options: DeliveryOptions): DeliverySettings {
     leaseMs,
     pollIntervalMs,
     concurrency,
+    perWebhook: Math.min(options.webhookConcurrency, concurrency),
     allowPrivateTargets: options.allowPrivateTargets,
     responseBodyLimitBytes,
     eventBatch: 200,

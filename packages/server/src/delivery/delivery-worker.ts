@@ -49,6 +49,8 @@ export class DeliveryWorker {
   private readonly queue: DeliveryJob[] = [];
   /** Every delivery this worker holds (queued or in flight), by id. */
   private readonly held = new Set<string>();
+  /** How many deliveries of each webhook this worker holds; at most `settings.perWebhook`. */
+  private readonly heldByWebhook = new Map<string, number>();
   /** Attempts in flight or being recorded. */
   private readonly running = new Set<Promise<void>>();
   /** Webhooks this worker saw answer 410 Gone, and when: their deliveries claimed before are not sent. */
@@ -124,29 +126,52 @@ export class DeliveryWorker {
       const room = this.capacity - this.held.size;
       const now = this.dependencies.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
+      const excludeWebhooks = this.webhooksAtLimit();
       const work = await store.transaction(async (trx) => {
         const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
         const claimLimit = room - dispatched.leased.length;
-        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit });
+        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit, excludeWebhooks });
         const jobs = await loadDeliveryJobs(trx, [...dispatched.leased, ...claimed]);
         return { jobs, moreEvents: dispatched.more, full: claimLimit <= 0 || claimed.length === claimLimit };
         // Safe to lose in a power cut: the events would be fanned out and the deliveries
         // claimed again (at least once). Not waiting for an fsync halves the fsyncs under load.
       }, { durable: false });
-      for (const job of work.jobs) this.hold(job);
+      // A webhook never holds more than its share: what is over it goes back at once, for
+      // this worker or another to claim when one of its attempts ends.
+      const over = work.jobs.filter((job) => !this.hold(job)).map((job) => job.deliveryId);
+      if (over.length > 0) await releaseLeases(store.db, over, this.owner, this.dependencies.now());
       this.startSends();
       // Full: there may be more due; a batch of finished attempts makes room and pumps again.
       this.waitingForRoom = work.full;
       if (work.moreEvents && !this.waitingForRoom) this.pumpAgain = true;
     } while (this.pumpAgain && !this.stopped);
-    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db));
+    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.webhooksAtLimit()));
   }
 
-  private hold(job: DeliveryJob): void {
+  /** Holds a claimed job; false when its webhook already has as many as it may (the job is not held). */
+  private hold(job: DeliveryJob): boolean {
     // Our own lease, taken again while its attempt is still queued or in flight.
-    if (this.held.has(job.deliveryId)) return;
+    if (this.held.has(job.deliveryId)) return true;
+    const count = this.heldByWebhook.get(job.webhookId) ?? 0;
+    if (count >= this.dependencies.settings.perWebhook) return false;
+    this.heldByWebhook.set(job.webhookId, count + 1);
     this.held.add(job.deliveryId);
     this.queue.push(job);
+    return true;
+  }
+
+  private unhold(job: DeliveryJob): void {
+    if (!this.held.delete(job.deliveryId)) return;
+    const count = this.heldByWebhook.get(job.webhookId) ?? 0;
+    if (count <= 1) this.heldByWebhook.delete(job.webhookId);
+    else this.heldByWebhook.set(job.webhookId, count - 1);
+    // A webhook at its limit may have due deliveries no worker claimed for it: claim them now.
+    if (count === this.dependencies.settings.perWebhook) this.pump();
+  }
+
+  private webhooksAtLimit(): string[] {
+    const limit = this.dependencies.settings.perWebhook;
+    return [...this.heldByWebhook].filter(([, count]) => count >= limit).map(([webhookId]) => webhookId);
   }
 
   private startSends(): void {
@@ -157,13 +182,13 @@ export class DeliveryWorker {
       if (job.leaseExpiresAt - this.dependencies.now() < settings.timeoutMs + recordingAllowanceMs) {
         // Too late to finish within the lease: left to expire, then claimed again.
         logger.debug({ delivery: job.deliveryId }, 'lease too short to start an attempt; leaving it to expire');
-        this.held.delete(job.deliveryId);
+        this.unhold(job);
         continue;
       }
       const goneAt = this.gone.get(job.webhookId);
       if (goneAt !== undefined && job.leaseExpiresAt - settings.leaseMs <= goneAt) {
         // Claimed before its webhook was disabled (which failed the delivery): not sent.
-        this.held.delete(job.deliveryId);
+        this.unhold(job);
         continue;
       }
       this.sending += 1;
@@ -171,7 +196,7 @@ export class DeliveryWorker {
         .catch((error: unknown) => logger.error({ err: error, delivery: job.deliveryId }, 'delivery attempt failed unexpectedly'))
         .finally(() => {
           this.running.delete(run);
-          this.held.delete(job.deliveryId);
+          this.unhold(job);
         });
       this.running.add(run);
     }

@@ -23,6 +23,8 @@ export interface ClaimOptions {
   readonly limit: number;
   readonly owner: string;
   readonly expiresAt: number;
+  /** Webhooks whose deliveries are not claimed now (they have as many in flight as they may). */
+  readonly excludeWebhooks?: readonly string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function claimDueDeliveries(trx: Db, capabilities: BackendCapabilit
     .where(webhookEnabled)
     .orderBy('next_attempt_at')
     .limit(options.limit);
+  if (options.excludeWebhooks && options.excludeWebhooks.length > 0) query = query.where('webhook_id', 'not in', [...options.excludeWebhooks]);
   if (capabilities.skipLocked) query = query.forUpdate().skipLocked();
   const ids = (await query.execute()).map((row) => row.id);
   if (ids.length > 0) {

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPrincipal, createForm, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, type WebhookReceiver } from '@svc/testkit';
+import { useBackendSuite } from '@svc/testkit/vitest';
+import { createWebhook } from '../../src/operations/webhooks.js';
+import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+
+const backend = await selectBackend();
+
+describe.runIf(backend.available)(`a hanging receiver beside a healthy one on ${backend.name}`, () => {
+  const encryptionKey = newEncryptionKey();
+  // Four request slots, two of them at most for one webhook; an attempt may take 20 s, far
+  // longer than the healthy receiver's deliveries need on any machine.
+  const suite = useBackendSuite({
+    args: ['--allow-private-targets', '--delivery-concurrency', '4', '--webhook-concurrency', '2', '--delivery-timeout', '20s', '--delivery-lease', '25s', '--delivery-poll-interval', '300ms'],
+    env: { SVC_ENCRYPTION_KEY: encryptionKey },
+  });
+  let hanging: WebhookReceiver;
+  let healthy: WebhookReceiver;
+
+  beforeAll(async () => {
+    hanging = await startReceiver(() => ({ hang: true }));
+    healthy = await startReceiver();
+  });
+  afterAll(async () => {
+    await hanging?.close();
+    await healthy?.close();
+  });
+
+  it('delivers every event to the healthy receiver while the hanging one holds no more than its share of the slots', async () => {
+    const context = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(encryptionKey), allowPrivateTargets: true });
+    const form = await createForm(suite.store);
+    const scope = { workspace: form.workspace, project: form.project, events: ['form.*'] };
+    await createWebhook(context, adminPrincipal, { ...scope, url: `${hanging.url}/hook` });
+    await createWebhook(context, adminPrincipal, { ...scope, url: `${healthy.url}/hook` });
+    for (let n = 0; n < 12; n++) expect((await postJson(`${suite.url}/api/f/${form.endpointId}`, { n })).status).toBe(200);
+
+    await healthy.waitFor(12, undefined, 15_000);
+    // Every hanging request is still open: the hanging receiver got only as many as its share.
+    expect(hanging.requests.length).toBeLessThanOrEqual(2);
+    expect(hanging.requests.length).toBeGreaterThan(0);
+  });
+});
