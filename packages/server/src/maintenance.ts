@@ -3,6 +3,7 @@ import type { Metrics } from './observability/metrics.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
+import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
 import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSubmissions } from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
 import { unreferencedFiles } from './store/queries/submission-changes.js';
@@ -15,8 +16,16 @@ export interface MaintenanceOptions {
   readonly retentionDeliveriesMs: number;
   /** Spam submissions are kept this long. */
   readonly retentionSpamMs: number;
+  /** A webhook whose attempts all failed for this long is disabled. */
+  readonly webhookFailureWindowMs: number;
   readonly logger: Logger;
   readonly metrics?: Metrics;
+}
+
+function failingReason(windowMs: number): string {
+  const days = windowMs / 86_400_000;
+  const span = Number.isInteger(days) ? `${days} ${days === 1 ? 'day' : 'days'}` : `${Math.round(windowMs / 1000)} s`;
+  return `every attempt failed for ${span}`;
 }
 
 /** Rows per removal statement, and removals per kind in one run: each transaction stays short. */
@@ -37,6 +46,8 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
+    const disabled = await store.transaction((trx) => disableLongFailingWebhooks(trx, now - options.webhookFailureWindowMs, failingReason(options.webhookFailureWindowMs), now));
+    if (disabled.length > 0) options.logger.warn({ webhooks: disabled }, 'disabled webhooks whose every attempt failed for the whole failure window');
     await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));
     await removeInBatches('events', (db) => removeDeliveredEvents(db, now - options.retentionDeliveriesMs, batchRows));
     await removeSubmissions('spam', { spam: true }, now - options.retentionSpamMs);

@@ -24,6 +24,8 @@ export interface ServerOptions {
   readonly retentionDeliveriesMs: number;
   /** Spam submissions are removed after this. */
   readonly retentionSpamMs: number;
+  /** A webhook whose attempts all failed for this long is disabled (docs/webhooks.md: 5 days). */
+  readonly webhookFailureWindowMs: number;
   /** How often the clean-up and retention job runs. */
   readonly maintenanceIntervalMs: number;
   /** How much of the client's address a submission keeps (docs/privacy.md). */
@@ -79,6 +81,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
     maintenanceIntervalMs: 3_600_000,
+    webhookFailureWindowMs: 5 * 86_400_000,
     formIp: 'truncated',
     smtpUrl: undefined,
     mailFrom: undefined,

@@ -81,6 +81,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       intervalMs: options.maintenanceIntervalMs,
       retentionDeliveriesMs: options.retentionDeliveriesMs,
       retentionSpamMs: options.retentionSpamMs,
+      webhookFailureWindowMs: options.webhookFailureWindowMs,
       logger,
       metrics,
     });

@@ -62,7 +62,7 @@ describe.runIf(backend.available)(`svc webhooks and svc deliveries on ${backend.
 
     const list = await cli.svc(['webhooks', 'list'], { cwd: directory });
     expect(list.stdout).toMatch(/^ID\s+URL\s+EVENTS\s+STATUS\s+DESCRIPTION\n/);
-    expect(list.stdout).toContain(`${receiver.url}/hook  form.*  enabled  CRM`);
+    expect(list.stdout).toContain(`${receiver.url}/hook  form.*  healthy  CRM`);
     expect(list.stdout).not.toContain(secret);
     const listJson = await cli.svc(['webhooks', 'list', '--json'], { cwd: directory });
     expect(listJson.stdout).not.toContain(secret);

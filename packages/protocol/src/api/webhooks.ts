@@ -15,6 +15,9 @@ export const WebhookInfo = Type.Object(
     description: Type.Union([Type.String(), Type.Null()]),
     enabled: Type.Boolean(),
     disabledReason: Type.Union([Type.String(), Type.Null()]),
+    /** `healthy` (its last attempt succeeded, or none was made), `failing` (since `failingSince`), `disabled`. */
+    health: Type.Union([Type.Literal('healthy'), Type.Literal('failing'), Type.Literal('disabled')]),
+    failingSince: NullableTimestamp,
     /** While a rotated-out secret still signs too: until when. */
     previousSecretExpiresAt: NullableTimestamp,
     createdAt: Timestamp,

@@ -15,3 +15,7 @@ CREATE UNIQUE INDEX webhooks_form_email ON webhooks (form_id) WHERE form_id IS N
 
 -- A form's own retention: its submissions older than this are removed (docs/privacy.md).
 ALTER TABLE forms ADD COLUMN retention_seconds INTEGER;
+
+-- Webhook health: when the current run of failed attempts began (null after a success);
+-- a webhook failing for the whole failure window is disabled (docs/webhooks.md).
+ALTER TABLE webhooks ADD COLUMN failing_since INTEGER;

@@ -46,6 +46,7 @@ export async function syncNotificationTarget(trx: Db, form: Pick<FormRow, 'id' |
     disabled_reason: null,
     kind: 'email',
     form_id: form.id,
+    failing_since: null,
     created_at: now,
     updated_at: now,
   });

@@ -5,9 +5,9 @@ import type { WebhookInfo } from '@svc/protocol/api';
 import { listWebhooks } from './webhooks.js';
 
 /**
- * How a webhook is doing, from its newest attempted delivery: `disabled` when it is off,
- * `failing` when that delivery's last attempt did not get a 2xx, `healthy` when it did,
- * `unknown` before anything was sent.
+ * How a webhook is doing (docs/webhooks.md): `disabled` when it is off, `failing` while its
+ * attempts fail (since the first failure after its last success), `healthy` otherwise;
+ * `unknown` on the pages before anything was sent.
  */
 export type WebhookHealth = 'healthy' | 'failing' | 'disabled' | 'unknown';
 
@@ -28,8 +28,6 @@ export async function listWebhookStatuses(context: OperationContext, principal: 
 }
 
 function healthOf(webhook: WebhookInfo, last: LastAttemptSummary | undefined): WebhookHealth {
-  if (!webhook.enabled) return 'disabled';
-  if (!last) return 'unknown';
-  const succeeded = last.statusCode !== null && last.statusCode >= 200 && last.statusCode < 300;
-  return succeeded ? 'healthy' : 'failing';
+  if (webhook.health === 'healthy' && !last) return 'unknown';
+  return webhook.health;
 }

@@ -109,6 +109,7 @@ export async function createWebhook(context: OperationContext, principal: Princi
       disabled_reason: null,
       kind: 'http',
       form_id: null,
+      failing_since: null,
       created_at: now,
       updated_at: now,
     };
@@ -256,6 +257,8 @@ function toWebhookInfo(scope: ProjectInScope, row: WebhookRow, now: number): Web
     description: row.description,
     enabled: row.enabled === 1,
     disabledReason: row.enabled === 1 ? null : row.disabled_reason,
+    health: row.enabled !== 1 ? 'disabled' : row.failing_since === null ? 'healthy' : 'failing',
+    failingSince: row.enabled === 1 ? isoTimeOrNull(row.failing_since) : null,
     previousSecretExpiresAt: row.previous_secret !== null && (row.previous_secret_expires_at ?? 0) > now ? isoTimeOrNull(row.previous_secret_expires_at) : null,
     createdAt: isoTime(row.created_at),
     updatedAt: isoTime(row.updated_at),

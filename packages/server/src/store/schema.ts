@@ -113,6 +113,8 @@ export interface WebhooksTable {
   kind: Generated<WebhookKind>;
   /** The form whose submissions an email target reports; null for webhooks. */
   form_id: Generated<string | null>;
+  /** When the current run of failed attempts began; null when the last attempt succeeded. */
+  failing_since: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

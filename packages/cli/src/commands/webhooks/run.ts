@@ -30,7 +30,7 @@ export async function list(context: ContextOf<typeof webhooksList>): Promise<num
             { header: 'ID', value: (webhook) => webhook.id },
             { header: 'URL', value: (webhook) => webhook.url },
             { header: 'EVENTS', value: (webhook) => webhook.events.join(',') },
-            { header: 'STATUS', value: (webhook) => (webhook.enabled ? 'enabled' : `disabled (${webhook.disabledReason ?? 'by hand'})`) },
+            { header: 'STATUS', value: webhookStatus },
             { header: 'DESCRIPTION', value: (webhook) => webhook.description ?? '' },
           ]),
   );
@@ -98,6 +98,12 @@ export async function disable(context: ContextOf<typeof webhooksDisable>): Promi
     ({ api, ref }) => api.post(cliPaths.disableWebhook(ref.workspace, ref.project, id), reason === undefined ? {} : { reason }, WebhookResponse),
     (result) => `Disabled webhook ${describeWebhook(result.webhook)}.`,
   );
+}
+
+/** `healthy`, `failing since …`, or `disabled (reason)`. */
+function webhookStatus(webhook: WebhookInfo): string {
+  if (webhook.health === 'disabled') return `disabled (${webhook.disabledReason ?? 'by hand'})`;
+  return webhook.health === 'failing' ? `failing since ${webhook.failingSince ?? '?'}` : 'healthy';
 }
 
 /** `wh_… → https://example.com/hook (form.*)`, plus its state when disabled. */

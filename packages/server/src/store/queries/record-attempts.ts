@@ -105,6 +105,8 @@ export async function recordAttempts(trx: Db, records: readonly AttemptRecord[],
     await trx.insertInto('delivery_attempts').values(attempts.slice(start, start + rowsPerStatement)).execute();
   }
 
+  await recordHealth(trx, records.filter((_record, index) => recorded[index]));
+
   const toDisable = new Map<string, string[]>();
   records.forEach((record, index) => {
     if (!recorded[index] || record.disableWebhook === null || !enabled.has(record.webhookId)) return;
@@ -112,6 +114,28 @@ export async function recordAttempts(trx: Db, records: readonly AttemptRecord[],
   });
   for (const [reason, ids] of toDisable) await disableWebhooks(trx, [...new Set(ids)], reason, now);
   return recorded;
+}
+
+/**
+ * Each webhook's run of failures (docs/webhooks.md): a success ends it, the first failure
+ * after a success starts it. Rows are written only when that changes, in id order.
+ */
+async function recordHealth(trx: Db, records: readonly AttemptRecord[]): Promise<void> {
+  const last = new Map<string, { ok: boolean; at: number }>();
+  for (const record of records) last.set(record.webhookId, { ok: record.status === 'succeeded', at: record.startedAt });
+  const ids = [...last.keys()].sort();
+  const recovered = ids.filter((id) => last.get(id)!.ok);
+  if (recovered.length > 0) await trx.updateTable('webhooks').set({ failing_since: null }).where('id', 'in', recovered).where('failing_since', 'is not', null).execute();
+  for (const id of ids.filter((candidate) => !last.get(candidate)!.ok)) {
+    await trx.updateTable('webhooks').set({ failing_since: last.get(id)!.at }).where('id', '=', id).where('failing_since', 'is', null).execute();
+  }
+}
+
+/** Enabled webhooks failing since before `before`: disabled with `reason`; returns their ids. */
+export async function disableLongFailingWebhooks(trx: Db, before: number, reason: string, now: number): Promise<string[]> {
+  const ids = (await trx.selectFrom('webhooks').select('id').where('enabled', '=', 1).where('failing_since', '<', before).orderBy('id').execute()).map((row) => row.id);
+  if (ids.length > 0) await disableWebhooks(trx, ids, reason, now);
+  return ids;
 }
 
 function joinReasons(first: string | null, second: string): string {

@@ -21,7 +21,8 @@ export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
 }
 
 export async function enableWebhook(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable('webhooks').set({ enabled: 1, disabled_reason: null, updated_at: now }).where('id', '=', id).execute();
+  // A fresh start: failures before it do not count towards disabling it again.
+  await db.updateTable('webhooks').set({ enabled: 1, disabled_reason: null, failing_since: null, updated_at: now }).where('id', '=', id).execute();
 }
 
 /**
