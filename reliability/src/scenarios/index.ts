@@ -2,12 +2,14 @@ import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runCrashScenario } from './crash.js';
+import { runErasureScenario } from './erasure.js';
+import { runFailingReceiverScenario } from './failing-receiver.js';
 import { runRaceScenario } from './races.js';
 import { runRateLimitScenario } from './rate-limit.js';
 import { runSsrfScenario } from './ssrf.js';
 
-export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf';
-export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf'];
+export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure';
+export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure'];
 
 /** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
 export type RunSize = 'full' | 'bounded';
@@ -38,6 +40,10 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runBadInputScenario({ backend, requests: full ? 12_000 : 3_000, concurrency: 16, log, ...(seed === undefined ? {} : { seed }) });
     case 'ssrf':
       return runSsrfScenario({ backend, waitMs: full ? 60_000 : 30_000, log });
+    case 'failing-receiver':
+      return runFailingReceiverScenario({ backend, submissions: full ? 500 : 60, concurrency: 16, log });
+    case 'erasure':
+      return runErasureScenario({ backend, people: full ? 20 : 4, submissionsEach: full ? 10 : 3, load: full ? 2_000 : 200, concurrency: 16, log });
   }
 }
 

@@ -67,6 +67,8 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
       description: 'CRM sync',
       enabled: true,
       disabledReason: null,
+      health: 'healthy',
+      failingSince: null,
       previousSecretExpiresAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
