@@ -15,4 +15,9 @@ describe.runIf(backend.available)(`failing receiver and erasure (bounded) on ${b
     const result = await runScenario('erasure', backend.name, 'bounded', () => undefined);
     expect(result.problems, describeResult(result).join('\n')).toEqual([]);
   });
+
+  it('removes old spam in the background while the endpoint keeps answering', { timeout: 180_000 }, async () => {
+    const result = await runScenario('retention', backend.name, 'bounded', () => undefined);
+    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
+  });
 });

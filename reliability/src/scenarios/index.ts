@@ -6,10 +6,11 @@ import { runErasureScenario } from './erasure.js';
 import { runFailingReceiverScenario } from './failing-receiver.js';
 import { runRaceScenario } from './races.js';
 import { runRateLimitScenario } from './rate-limit.js';
+import { runRetentionScenario } from './retention.js';
 import { runSsrfScenario } from './ssrf.js';
 
-export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure';
-export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure'];
+export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention';
+export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention'];
 
 /** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
 export type RunSize = 'full' | 'bounded';
@@ -44,6 +45,8 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runFailingReceiverScenario({ backend, submissions: full ? 500 : 60, concurrency: 16, log });
     case 'erasure':
       return runErasureScenario({ backend, people: full ? 20 : 4, submissionsEach: full ? 10 : 3, load: full ? 2_000 : 200, concurrency: 16, log });
+    case 'retention':
+      return runRetentionScenario({ backend, old: full ? 10_000 : 1_000, load: full ? 3_000 : 300, concurrency: 16, log });
   }
 }
 
