@@ -21,6 +21,7 @@ export const errorCodes = {
   forbidden: { status: 403, exit: 1, description: 'The token is valid but may not perform this operation.' },
   not_found: { status: 404, exit: 1, description: 'No such resource, or it is outside what the token can see.' },
   method_not_allowed: { status: 405, exit: 1, description: 'The path exists but not with this method.' },
+  request_timeout: { status: 408, exit: 1, description: 'The request\'s headers or body did not arrive in time; the connection is closed.' },
   conflict: { status: 409, exit: 1, description: 'The resource already exists or changed concurrently.' },
   payload_too_large: { status: 413, exit: 1, description: 'The body, a file, or the number of files or fields is over its limit.' },
   unsupported_media_type: { status: 415, exit: 1, description: 'The content type is neither application/json nor multipart/form-data.' },

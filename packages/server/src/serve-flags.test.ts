@@ -9,7 +9,7 @@ const docs = readFileSync(new URL('../../../docs/server.md', import.meta.url), '
 function documentedFlags(): Map<string, { env: string; defaultValue: string }> {
   const rows = new Map<string, { env: string; defaultValue: string }>();
   for (const line of docs.split('\n')) {
-    const cells = /^\| `(--[a-z-]+)` \| (.*?) \| (.*?) \| .* \|$/.exec(line);
+    const cells = /^\| `(--[a-z-]+)(?: \[[^`]*\])?` \| (.*?) \| (.*?) \| .* \|$/.exec(line);
     if (cells) rows.set(cells[1]!, { env: cells[2]!, defaultValue: cells[3]! });
   }
   return rows;
@@ -22,7 +22,7 @@ describe("svc serve's one table of options", () => {
 
   it('takes a flag over its environment variable, and the variable over the default', () => {
     const options = resolveServeOptions({ port: '9000', trustProxy: true }, { SVC_PORT: '7000', SVC_HOST: '0.0.0.0', SVC_MAX_FILES: '3', SVC_ALLOW_PRIVATE_TARGETS: 'yes' }, '/srv');
-    expect(options).toMatchObject({ port: 9000, host: '0.0.0.0', trustProxy: true, allowPrivateTargets: true });
+    expect(options).toMatchObject({ port: 9000, host: '0.0.0.0', trustProxy: { kind: 'hops', hops: 1 }, allowPrivateTargets: true });
     expect(options.limits.files).toBe(3);
   });
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { isValidEmail } from './forms/email.js';
+import { parseProxyTrust } from './http/client-address.js';
 import type { FormLimits } from './forms/limits.js';
 import { formIpModes, type FormIpMode } from './forms/stored-ip.js';
 import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
@@ -17,7 +18,7 @@ type Draft = { -readonly [K in keyof ServerOptions]: ServerOptions[K] } & { limi
 export interface ServeFlag {
   /** `--port`. */
   readonly flag: string;
-  /** `<port>` for a flag that takes a value; absent for a switch (`--trust-proxy`). */
+  /** `<port>` for a flag that takes a value, `[hops]` for an optional one; absent for a switch. */
   readonly value?: string;
   readonly env: string;
   /** The default as written on the command line; absent when there is none. */
@@ -53,6 +54,13 @@ function smtpUrl(text: string): string | undefined {
   return text;
 }
 
+/** A connection timeout: from 100 ms to an hour. */
+function parseTimeout(text: string): number {
+  const ms = parseDuration(text);
+  if (ms < 100 || ms > 3_600_000) throw new Error('must be from 100ms to 1h');
+  return ms;
+}
+
 /** A retention: at least a minute, at most ten years. */
 function parseRetention(text: string): number {
   const ms = parseDuration(text);
@@ -83,7 +91,13 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--redis-url', value: '<url>', env: 'SVC_REDIS_URL', description: 'rate-limit state in Redis, shared by instances', apply: (text, draft) => void (draft.redisUrl = emptyToUndefined(text)) },
   { flag: '--base-url', value: '<url>', env: 'SVC_BASE_URL', description: 'public address of the CLI API and settings pages', apply: (text, draft) => void (draft.baseUrl = httpUrl(text)) },
   { flag: '--forms-url', value: '<url>', env: 'SVC_FORMS_URL', description: 'public address printed for form endpoints', apply: (text, draft) => void (draft.formsUrl = httpUrl(text)) },
-  { flag: '--trust-proxy', env: 'SVC_TRUST_PROXY', description: 'take the client IP from x-forwarded-for', apply: (text, draft) => void (draft.trustProxy = parseBoolean(text)) },
+  {
+    flag: '--trust-proxy',
+    value: '[hops|cidrs]',
+    env: 'SVC_TRUST_PROXY',
+    description: 'take the client IP from x-forwarded-for, as added by the trusted proxies: alone the connected peer, a hop count, or addresses/CIDRs',
+    apply: (text, draft) => void (draft.trustProxy = parseProxyTrust(text)),
+  },
   { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
   { flag: '--webhook-concurrency', value: '<n>', env: 'SVC_WEBHOOK_CONCURRENCY', defaultValue: '8', description: 'delivery attempts one webhook may have in flight at once, per process', apply: (text, draft) => void (draft.webhookConcurrency = parseCount(text, 1, 10_000)) },
   { flag: '--retention-deliveries', value: '<duration>', env: 'SVC_RETENTION_DELIVERIES', defaultValue: '30d', description: 'finished webhook deliveries, their attempts and events are removed after this', apply: (text, draft) => void (draft.retentionDeliveriesMs = parseRetention(text)) },
@@ -119,6 +133,12 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--max-file-size', value: '<size>', env: 'SVC_MAX_FILE_SIZE', defaultValue: '10MiB', description: 'largest file', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, fileBytes: bytes })) },
   { flag: '--max-multipart-body', value: '<size>', env: 'SVC_MAX_MULTIPART_BODY', defaultValue: '25MiB', description: 'largest multipart submission', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, multipartBytes: bytes })) },
   { flag: '--max-fields', value: '<n>', env: 'SVC_MAX_FIELDS', defaultValue: '200', description: 'most fields in one submission', apply: (text, draft) => void (draft.limits = { ...draft.limits, fields: parseCount(text, 1, 10_000) }) },
+  { flag: '--max-connections', value: '<n>', env: 'SVC_MAX_CONNECTIONS', defaultValue: '8192', description: 'open connections in all; more are closed on arrival', apply: (text, draft) => void (draft.connections = { ...draft.connections, maxConnections: parseCount(text, 1, 1_000_000) }) },
+  { flag: '--max-connections-per-client', value: '<n>', env: 'SVC_MAX_CONNECTIONS_PER_CLIENT', defaultValue: '128', description: 'open connections from one address (trusted proxies excepted)', apply: (text, draft) => void (draft.connections = { ...draft.connections, maxConnectionsPerClient: parseCount(text, 1, 1_000_000) }) },
+  { flag: '--headers-timeout', value: '<duration>', env: 'SVC_HEADERS_TIMEOUT', defaultValue: '10s', description: 'time a client has to send a request\'s headers', apply: (text, draft) => void (draft.connections = { ...draft.connections, headersTimeoutMs: parseTimeout(text) }) },
+  { flag: '--request-timeout', value: '<duration>', env: 'SVC_REQUEST_TIMEOUT', defaultValue: '120s', description: 'time a client has to send a whole request, body included', apply: (text, draft) => void (draft.connections = { ...draft.connections, requestTimeoutMs: parseTimeout(text) }) },
+  { flag: '--keep-alive-timeout', value: '<duration>', env: 'SVC_KEEP_ALIVE_TIMEOUT', defaultValue: '5s', description: 'an idle keep-alive connection is closed after this', apply: (text, draft) => void (draft.connections = { ...draft.connections, keepAliveTimeoutMs: parseTimeout(text) }) },
+  { flag: '--idle-timeout', value: '<duration>', env: 'SVC_IDLE_TIMEOUT', defaultValue: '30s', description: 'a connection on which nothing moves is closed after this', apply: (text, draft) => void (draft.connections = { ...draft.connections, idleTimeoutMs: parseTimeout(text) }) },
   {
     flag: '--log-level',
     value: '<level>',
@@ -131,6 +151,7 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parsePolicy(text)) },
   { flag: '--maintenance-interval', value: '<duration>', env: 'SVC_MAINTENANCE_INTERVAL', defaultValue: '1h', hidden: true, description: 'how often clean-up and retention run', apply: (text, draft) => void (draft.maintenanceIntervalMs = parseDuration(text)) },
   { flag: '--webhook-failure-window', value: '<duration>', env: 'SVC_WEBHOOK_FAILURE_WINDOW', defaultValue: '5d', hidden: true, description: 'a webhook whose attempts all failed this long is disabled', apply: (text, draft) => void (draft.webhookFailureWindowMs = parseDuration(text)) },
+  { flag: '--rate-limit-keys', value: '<n>', env: 'SVC_RATE_LIMIT_KEYS', defaultValue: '100000', hidden: true, description: 'clients the rate limiters count before newcomers share one counter', apply: (text, draft) => void (draft.rateLimitKeys = parseCount(text, 1, 10_000_000)) },
   { flag: '--redis-prefix', value: '<prefix>', env: 'SVC_REDIS_PREFIX', defaultValue: 'svc:', hidden: true, description: 'prefix of every Redis key', apply: (text, draft) => void (draft.redisPrefix = text) },
   { flag: '--idempotency-window', value: '<duration>', env: 'SVC_IDEMPOTENCY_WINDOW', defaultValue: '24h', hidden: true, description: 'how long idempotency keys are remembered', apply: (text, draft) => void (draft.idempotencyWindowMs = parseDuration(text)) },
   { flag: '--delivery-timeout', value: '<duration>', env: 'SVC_DELIVERY_TIMEOUT', defaultValue: '10s', hidden: true, description: 'one webhook delivery attempt, connect to end of answer', apply: (text, draft) => void (draft.deliveryTimeoutMs = parseDuration(text)) },
@@ -181,6 +202,9 @@ export function resolveServeOptions(given: Readonly<Record<string, unknown>>, en
     }
   }
   draft.bootstrapToken = emptyToUndefined(env['SVC_BOOTSTRAP_TOKEN'] ?? '');
+  if (draft.connections.headersTimeoutMs > draft.connections.requestTimeoutMs) {
+    throw new ServeFlagError('--headers-timeout', 'must not be longer than --request-timeout');
+  }
   if ((draft.smtpUrl === undefined) !== (draft.mailFrom === undefined)) {
     throw new ServeFlagError(draft.smtpUrl === undefined ? '--mail-from' : '--smtp-url', 'notification emails need both --smtp-url and --mail-from');
   }

@@ -1,5 +1,8 @@
 import { defaultFormLimits, idempotencyWindowMs, type FormLimits } from './forms/limits.js';
 import type { FormIpMode } from './forms/stored-ip.js';
+import { noProxyTrust, type ProxyTrust } from './http/client-address.js';
+import { defaultConnectionPolicy, type ConnectionPolicy } from './http/connection-policy.js';
+import { defaultMaxKeys } from './ratelimit/rate-limiter.js';
 import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
@@ -18,8 +21,13 @@ export interface ServerOptions {
   readonly baseUrl: string | undefined;
   /** Public address printed for form endpoints; defaults to baseUrl. */
   readonly formsUrl: string | undefined;
-  readonly trustProxy: boolean;
+  /** Who may name the client in `x-forwarded-for` (docs/server.md, "Running behind a proxy"). */
+  readonly trustProxy: ProxyTrust;
   readonly allowPrivateTargets: boolean;
+  /** Connections in all and per client, and the timeouts on each (docs/server.md, "Limits and timeouts"). */
+  readonly connections: ConnectionPolicy;
+  /** Keys the rate limiters of one process count before newcomers share one counter. */
+  readonly rateLimitKeys: number;
   /** Finished deliveries, their attempts and events are removed after this (docs/privacy.md). */
   readonly retentionDeliveriesMs: number;
   /** Spam submissions are removed after this. */
@@ -76,8 +84,10 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     redisPrefix: 'svc:',
     baseUrl: undefined,
     formsUrl: undefined,
-    trustProxy: false,
+    trustProxy: noProxyTrust,
     allowPrivateTargets: false,
+    connections: defaultConnectionPolicy,
+    rateLimitKeys: defaultMaxKeys,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
     maintenanceIntervalMs: 3_600_000,

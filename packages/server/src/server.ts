@@ -117,7 +117,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       worker.start();
       closers.push(() => worker.stop());
     }
-    const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy }, plugins);
+    const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy, connections: options.connections }, plugins);
     await app.listen({ host: options.host, port: options.port });
     closers.push(() => app.close());
     // Only once the server listens: a first start that fails before (a port in use) must not
@@ -153,10 +153,10 @@ async function connectRedis(url: string, logger: ReturnType<typeof createLogger>
 }
 
 async function createRateLimiter(store: Store, redis: Redis | null, options: ServerOptions, logger: ReturnType<typeof createLogger>): Promise<RateLimiter> {
-  if (redis) return FlexibleRateLimiter.inRedis(redis, `${options.redisPrefix}`);
+  if (redis) return FlexibleRateLimiter.inRedis(redis, `${options.redisPrefix}`, options.rateLimitKeys);
   const snapshots = new RateLimitSnapshots(store.db, 1_000, (error) => logger.warn({ err: error }, 'could not save rate-limit counters'));
   await snapshots.load();
-  return FlexibleRateLimiter.inMemory(snapshots);
+  return FlexibleRateLimiter.inMemory(snapshots, options.rateLimitKeys);
 }
 
 function listenUrl(app: FastifyInstance, host: string): string {

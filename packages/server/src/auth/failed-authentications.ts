@@ -1,5 +1,5 @@
 import { ServiceError } from '@svc/protocol';
-import { normalizeIp } from '../http/client-ip.js';
+import { limitedAddress } from '../http/client-address.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
 
@@ -22,12 +22,12 @@ export class FailedAuthentications {
   ) {}
 
   /** Whether this address may try; its decision carries the headers to send either way. */
-  check(ip: string | undefined): Promise<RateLimitDecision> {
-    return this.limiter.peek(this.policy, normalizeIp(ip), authFailuresName);
+  check(ip: string): Promise<RateLimitDecision> {
+    return this.limiter.peek(this.policy, limitedAddress(ip), authFailuresName);
   }
 
-  async record(ip: string | undefined): Promise<void> {
-    await this.limiter.consume(this.policy, normalizeIp(ip), authFailuresName);
+  async record(ip: string): Promise<void> {
+    await this.limiter.consume(this.policy, limitedAddress(ip), authFailuresName);
   }
 
   /** The 429 for an address past the limit. */

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 
 /** How much of a client's address a submission keeps (`--form-ip`, docs/privacy.md). */
 export type FormIpMode = 'full' | 'truncated' | 'none';
@@ -12,7 +12,7 @@ export const formIpModes: readonly FormIpMode[] = ['full', 'truncated', 'none'];
  */
 export function storedIp(ip: string, mode: FormIpMode): string | null {
   if (mode === 'none') return null;
-  if (mode === 'full') return ip;
+  if (mode === 'full') return isIP(ip) ? ip : null;
   if (isIPv4(ip)) return `${ip.split('.').slice(0, 3).join('.')}.0`;
   if (isIPv6(ip)) {
     const network = expandIpv6(ip).slice(0, 3).map((group) => group.replace(/^0+(?=.)/, ''));

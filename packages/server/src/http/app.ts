@@ -1,12 +1,22 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
+import { httpServerOptions, installConnectionPolicy, type ConnectionPolicy } from './connection-policy.js';
 import { sendError } from './error-replies.js';
 import { clientErrorHandler, frameworkErrorHandler, installProtocolGuards } from './protocol-errors.js';
 
 export interface AppOptions {
   readonly logger: FastifyBaseLogger;
-  /** Take the client IP from the first `x-forwarded-for` hop (`--trust-proxy`). */
-  readonly trustProxy: boolean;
+  /** Who may name the client in `x-forwarded-for` (`--trust-proxy`). */
+  readonly trustProxy: ProxyTrust;
+  readonly connections: ConnectionPolicy;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The client's IP address as `--trust-proxy` resolves it (http/client-address.ts); never client-chosen text. */
+    readonly clientAddress: string;
+  }
 }
 
 /** A plugin that adds routes to the app: the form endpoint, public routes, the CLI API… */
@@ -22,8 +32,13 @@ export async function buildApp(metrics: Metrics, options: AppOptions, plugins: r
     // No per-request log lines: at thousands of submissions a second they would cost more
     // than the work; /metrics counts requests and errors are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: options.trustProxy,
-    requestTimeout: 120_000,
+    // Fastify's own trustProxy would take entries that are not addresses; request.clientAddress decides.
+    trustProxy: false,
+    // Deliberate limits and timeouts, not Node's defaults (docs/server.md, "Limits and timeouts").
+    http: httpServerOptions(options.connections),
+    requestTimeout: options.connections.requestTimeoutMs,
+    keepAliveTimeout: options.connections.keepAliveTimeoutMs,
+    connectionTimeout: options.connections.idleTimeoutMs,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -32,6 +47,13 @@ export async function buildApp(metrics: Metrics, options: AppOptions, plugins: r
     frameworkErrors: frameworkErrorHandler,
   });
   installProtocolGuards(app.server);
+  installConnectionPolicy(app.server, options.connections, options.trustProxy, { refused: (limit) => metrics.connectionsRefused.inc({ limit }) });
+  const trust = options.trustProxy;
+  app.decorateRequest('clientAddress', {
+    getter(this: FastifyRequest): string {
+      return clientAddress(this.raw.socket.remoteAddress, this.headers['x-forwarded-for'], trust);
+    },
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -21,7 +21,7 @@ import { listProjectDomains } from '../store/queries/domains.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
-import { normalizeIp } from './client-ip.js';
+import { limitedAddress } from './client-address.js';
 import { logFailure, sendError, setRetryAfter } from './error-replies.js';
 
 export interface FormRouteServices {
@@ -87,7 +87,7 @@ async function admit(request: FormRequest, reply: FastifyReply, services: FormRo
   const form = await services.directory.resolve(request.params.id);
   if (!form) throw new ServiceError('not_found', 'no form has this endpoint id');
   request.form = form;
-  const decision = await services.rateLimiter.consume(form.rateLimit ?? services.defaultPolicy, `${form.id}|${normalizeIp(request.ip)}`);
+  const decision = await services.rateLimiter.consume(form.rateLimit ?? services.defaultPolicy, `${form.id}|${limitedAddress(request.clientAddress)}`);
   void reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     throw new ServiceError('rate_limited', `too many submissions from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
@@ -127,7 +127,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
       state,
       fields,
       files,
-      clientIp: storedIp(normalizeIp(request.ip), services.formIp),
+      clientIp: storedIp(request.clientAddress, services.formIp),
       userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
       idempotencyKey,
       receivedAt,

@@ -11,7 +11,8 @@ import { sendError } from './error-replies.js';
  *
  * - What Node's HTTP parser cannot read (bad request line or header bytes, conflicting or
  *   invalid framing, malformed chunks, a request too slow to arrive): 400 `invalid_body`.
- *   Headers over Node's limit (16 KiB): 413 `payload_too_large`.
+ *   Headers over Node's limit (16 KiB): 413 `payload_too_large`. Headers or a body slower
+ *   than `--headers-timeout` / `--request-timeout`: 408 `request_timeout`.
  * - A path Fastify cannot decode (`%zz`) or a path parameter longer than any endpoint id:
  *   404 `not_found`.
  * - `CONNECT`: 405 `method_not_allowed`. An `Expect` other than `100-continue` is ignored
@@ -21,7 +22,7 @@ import { sendError } from './error-replies.js';
 /** Fastify's `clientErrorHandler`: errors of the HTTP parser, before any request exists. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'payload_too_large' : 'invalid_body';
+  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'payload_too_large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_body';
   // The parser may fail on bytes pipelined after a request that is still being handled:
   // that request is answered first (answers keep the order of requests), then this one.
   // (A request whose own body failed to parse is incomplete: it is answered now.)
@@ -60,4 +61,4 @@ function refuse(socket: Duplex, code: ErrorCode): void {
   socket.end(`HTTP/1.1 ${status} ${statusText[status] ?? 'Error'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
-const statusText: Readonly<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed', 413: 'Payload Too Large' };
+const statusText: Readonly<Record<number, string>> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Payload Too Large' };

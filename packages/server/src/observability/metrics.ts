@@ -54,6 +54,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly connectionsRefused = new Counter({
+    name: 'svc_connections_refused_total',
+    help: 'Connections closed on arrival, by limit (total or per_client).',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }

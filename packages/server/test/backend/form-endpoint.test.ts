@@ -294,13 +294,36 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(Number(third.headers.get('retry-after'))).toBeLessThanOrEqual(60);
   });
 
-  it('records the first x-forwarded-for hop as the client IP behind a trusted proxy, truncated to its network by default', async () => {
+  it('records the right-most x-forwarded-for entry (the one the trusted proxy added) as the client IP, truncated to its network by default', async () => {
     const form = await createForm(suite.store);
-    await postJson(formUrl(form), {}, { 'x-forwarded-for': '192.0.2.44, 10.1.1.1', 'user-agent': 'test-agent/1' });
+    await postJson(formUrl(form), {}, { 'x-forwarded-for': '198.51.100.9, 192.0.2.44', 'user-agent': 'test-agent/1' });
     await postJson(formUrl(form), {}, { 'x-forwarded-for': '2001:db8:85a3:8d3:1319:8a2e:370:7348' });
     const rows = await submissions(form);
     expect(rows.map((row) => row.client_ip).sort()).toEqual(['192.0.2.0', '2001:db8:85a3::']);
     expect(rows.find((row) => row.client_ip === '192.0.2.0')).toMatchObject({ user_agent: 'test-agent/1' });
+  });
+
+  it('cannot be talked out of the rate limit by writing other addresses in front of x-forwarded-for', async () => {
+    const form = await createForm(suite.store, { rateLimit: { max: 3, windowSeconds: 60 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await postJson(formUrl(form), {}, { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.60` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('counts an IPv6 client by its /64, so new addresses from one network do not escape the limit', async () => {
+    const form = await createForm(suite.store, { rateLimit: { max: 2, windowSeconds: 300 } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 4; i++) statuses.push((await postJson(formUrl(form), {}, { 'x-forwarded-for': `2001:db8:7:7::${i.toString(16)}` })).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+
+  it('ignores x-forwarded-for entries that are not IP addresses: the proxy that passed them is the client', async () => {
+    const form = await createForm(suite.store, { rateLimit: { max: 2, windowSeconds: 60 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await postJson(formUrl(form), {}, { 'x-forwarded-for': `not-an-ip-${i}${'x'.repeat(2_000)}` })).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    const rows = await submissions(form);
+    expect(rows.map((row) => row.client_ip)).toEqual(['127.0.0.0', '127.0.0.0']);
   });
 
   it('serves health, metrics and the service.json schema', async () => {

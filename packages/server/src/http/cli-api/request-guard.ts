@@ -18,7 +18,7 @@ export const cliPolicyName = 'cli';
  */
 export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: RateLimiter, policy: RateLimitPolicy, failures: FailedAuthentications) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const allowed = await failures.check(request.ip);
+    const allowed = await failures.check(request.clientAddress);
     if (!allowed.allowed) {
       void reply.headers(rateLimitHeaders(allowed, authFailuresName));
       throw failures.refusal(allowed);
@@ -26,7 +26,7 @@ export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: Rat
     try {
       request.principal = await authenticator.authenticate(request.headers.authorization);
     } catch (error) {
-      if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.ip);
+      if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.clientAddress);
       void reply.header('www-authenticate', 'Bearer realm="svc"');
       throw error;
     }

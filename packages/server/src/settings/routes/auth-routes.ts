@@ -29,7 +29,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
 
   /** Whether the client address may try to sign in; false (with a 429 page sent) past the limit of failures. */
   const allowAttempt = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    const decision = await failures.check(request.ip);
+    const decision = await failures.check(request.clientAddress);
     if (decision.allowed) return true;
     void reply.headers(rateLimitHeaders(decision, authFailuresName)).header('retry-after', String(decision.resetSeconds));
     const message = `Too many sign-in attempts from your address. Try again in ${decision.resetSeconds} seconds.`;
@@ -53,7 +53,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
       return await begin(reply, principal.tokenId, next);
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== 'unauthorized') throw error;
-      await failures.record(request.ip);
+      await failures.record(request.clientAddress);
       const message = token === '' ? 'Enter a token.' : 'That token is unknown or revoked. Check it and try again.';
       return sendPage(reply, 401, LoginPage({ frame: tools.frame(request), next, error: message }));
     }
@@ -63,7 +63,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     if (!(await allowAttempt(request, reply))) return reply;
     const tokenId = await spendLink(context, request.params.secret);
     if (tokenId === null) {
-      await failures.record(request.ip);
+      await failures.record(request.clientAddress);
       const message = 'This sign-in link has expired or was already used. Run `svc open` for a new one, or sign in with a token.';
       return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
     }
