@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceError } from '@svc/protocol';
-import { checkFields, isValidEmail } from './email.js';
+import { isValidEmail } from './email.js';
+import { checkFields } from './field-checks.js';
 import { fieldsFromJson } from './json-body.js';
 import { defaultFormLimits } from './limits.js';
 import { cleanFileName } from './multipart-body.js';
@@ -21,6 +22,14 @@ describe('the email rule', () => {
     expect(checkFields({ email: ['a@example.com', 'b@example.com'] })).toEqual({});
     expect(checkFields({ email: ['a@example.com', 'nope'] })).toEqual({ email: 'must be a valid email address' });
     expect(checkFields({ email: [] })).toEqual({ email: 'must be a valid email address' });
+  });
+  it('refuses field names over 100 characters, naming each shortened', () => {
+    const long = 'n'.repeat(101);
+    expect(checkFields({ ['n'.repeat(100)]: 1 })).toEqual({});
+    expect(checkFields({ [long]: 1 })).toEqual({ [`${'n'.repeat(100)}…`]: 'field names are at most 100 characters' });
+  });
+  it('refuses the fields whose numbers would change on storage', () => {
+    expect(checkFields({ amount: 1, id: 2 }, ['id'])).toEqual({ id: expect.stringMatching(/^must be a number that can be stored exactly/) });
   });
 });
 

@@ -11,18 +11,3 @@ export function isValidEmail(value: unknown): boolean {
 }
 
 export const invalidEmailMessage = 'must be a valid email address';
-
-/**
- * Per-field checks of a submission. The only rule the specification sets is that a field
- * named `email`, when present, holds a valid address (every value, when it was sent more
- * than once). Returns one message per invalid field; empty when all is well.
- */
-export function checkFields(fields: Readonly<Record<string, unknown>>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (Object.hasOwn(fields, 'email')) {
-    const value = fields['email'];
-    const values = Array.isArray(value) ? value : [value];
-    if (values.length === 0 || !values.every(isValidEmail)) errors['email'] = invalidEmailMessage;
-  }
-  return errors;
-}

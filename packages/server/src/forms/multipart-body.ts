@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FileStore, StagedFile } from '../store/files/file-store.js';
+import { longNameMessage, maxFieldNameLength } from './field-checks.js';
 import type { FormLimits } from './limits.js';
 
 /** A file read from a multipart submission, staged but not yet permanent. */
@@ -29,6 +30,12 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
   const fields = new Map<string, unknown>();
   const uploads: StagedUpload[] = [];
   const budget = { used: 0, max: limits.multipartBytes };
+  // The limit is on the whole body: bytes outside the parts (preamble, part headers,
+  // epilogue) count too. A declared length over it is refused before anything is read.
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limits.multipartBytes) throw tooLarge(`a multipart submission carries at most ${limits.multipartBytes} bytes`);
+  let bodyBytes = 0;
+  const countBody = (chunk: Buffer) => void (bodyBytes += chunk.byteLength);
   try {
     const parts = request.parts({
       limits: {
@@ -36,6 +43,8 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         files: limits.files,
         fileSize: limits.fileBytes,
         fieldSize: limits.jsonBodyBytes,
+        // Long enough to see names over the limit of field-checks.ts, which answers 422.
+        fieldNameSize: maxFieldNameLength * 4 + 4,
         parts: limits.fields + limits.files,
       },
     })[Symbol.asyncIterator]();
@@ -44,14 +53,17 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
     const first = parts.next();
     let sawBody = false;
     request.raw.once('data', () => (sawBody = true));
+    request.raw.on('data', countBody);
     for (let step = await first; !step.done; step = await parts.next()) {
       const part = step.value;
       if (part.type === 'field') {
-        if (part.valueTruncated || part.fieldnameTruncated) throw tooLarge('a field value is over its size limit');
+        if (part.fieldnameTruncated) throw longFieldName(part.fieldname);
+        if (part.valueTruncated) throw tooLarge('a field value is over its size limit');
         spend(budget, Buffer.byteLength(String(part.value)));
         addField(fields, part.fieldname, part.value);
         continue;
       }
+      if (part.fieldname.length > maxFieldNameLength) throw longFieldName(part.fieldname);
       const staged = await stageFile(files, part.file, budget);
       if (part.file.truncated) {
         await staged.discard();
@@ -68,9 +80,12 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
     // Not even the closing delimiter, which every multipart body has (RFC 2046); the parser
     // would take it for an empty form.
     if (!sawBody) throw new ServiceError('invalid_body', 'the multipart body is empty');
+    if (bodyBytes > limits.multipartBytes) throw tooLarge(`a multipart submission carries at most ${limits.multipartBytes} bytes`);
   } catch (error) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     throw asRequestError(error);
+  } finally {
+    request.raw.off('data', countBody);
   }
   return { fields: Object.fromEntries(fields), uploads };
 }
@@ -95,6 +110,10 @@ function addField(fields: Map<string, unknown>, name: string, value: unknown): v
   if (existing === undefined) fields.set(name, value);
   else if (Array.isArray(existing)) existing.push(value);
   else fields.set(name, [existing, value]);
+}
+
+function longFieldName(name: string): ServiceError {
+  return new ServiceError('validation_failed', longNameMessage, { errors: { [`${name.slice(0, maxFieldNameLength)}…`]: longNameMessage } });
 }
 
 function tooLarge(message: string): ServiceError {

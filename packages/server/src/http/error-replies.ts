@@ -49,6 +49,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   }
   const retryAfter = setRetryAfter(reply, failure);
   if (retryAfter !== null) body['retryAfter'] = retryAfter;
+  closeIfBodyUnread(request, reply);
   if (verbose && status < 500) body['message'] = failure.message;
   if (verbose && failure.details && failure.code !== 'validation_failed') body['details'] = failure.details;
   return reply.code(status).send(body);
@@ -60,6 +61,15 @@ export function logFailure(request: FastifyRequest, error: unknown): ServiceErro
   if (errorCodes[failure.code].status >= 500) request.log.error({ err: failure.cause ?? failure }, 'request failed');
   else request.log.debug({ code: failure.code }, failure.message);
   return failure;
+}
+
+/**
+ * A request refused before its body was read to the end is answered with `connection:
+ * close`: the bytes still coming would otherwise be read as the next request, or keep the
+ * next request on this connection waiting behind them.
+ */
+export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.raw.complete) reply.header('connection', 'close');
 }
 
 /** `retry-after` for a 429; returns the seconds, or null for any other failure. */

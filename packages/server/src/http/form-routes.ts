@@ -2,8 +2,9 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodes, ServiceError, type SubmissionFile } from '@svc/protocol';
-import { checkFields } from '../forms/email.js';
 import type { FormDirectory } from '../forms/form-directory.js';
+import { inexactNumberFields } from '../forms/exact-numbers.js';
+import { checkFields } from '../forms/field-checks.js';
 import { honeypotName, separateInstructions, type PostInstructions } from '../forms/instructions.js';
 import { fieldsFromJson } from '../forms/json-body.js';
 import { maxIdempotencyKeyLength, type FormLimits } from '../forms/limits.js';
@@ -22,7 +23,7 @@ import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
 import { limitedAddress } from './client-address.js';
-import { logFailure, sendError, setRetryAfter } from './error-replies.js';
+import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
 
 export interface FormRouteServices {
   readonly store: Store;
@@ -41,6 +42,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The form addressed by `/api/f/:id`, once resolved. */
     form: ResolvedForm | null;
+    /** Top-level fields of a JSON body holding numbers that would change on storage. */
+    inexactNumbers: readonly string[] | null;
   }
 }
 
@@ -50,8 +53,20 @@ type FormRequest = FastifyRequest<{ Params: { id: string } }>;
 export async function formRoutes(app: FastifyInstance, services: FormRouteServices): Promise<void> {
   const { limits } = services;
   app.decorateRequest('form', null);
+  app.decorateRequest('inexactNumbers', null);
   // Only JSON and multipart are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parsing (prototype poisoning refused), with the text kept long
+  // enough to find numbers that JSON.parse would change (forms/exact-numbers.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.jsonBodyBytes }, (request, text, done) => {
+    parseJson(request, text as string, (error, body) => {
+      if (error) return done(error);
+      request.inexactNumbers = inexactNumberFields(text as string);
+      done(null, body);
+    });
+  });
   await app.register(multipart, {
     limits: { fields: limits.fields, files: limits.files, fileSize: limits.fileBytes, fieldSize: limits.jsonBodyBytes },
     throwFileSizeLimit: true,
@@ -103,7 +118,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
   const { uploads } = body;
   const { fields, instructions } = separateInstructions(body.fields);
 
-  const errors = checkFields(fields);
+  const errors = checkFields(fields, request.inexactNumbers ?? []);
   if (Object.keys(errors).length > 0) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey);
@@ -159,6 +174,7 @@ async function accepted(request: FormRequest, reply: FastifyReply, services: For
 function answerFailureToPerson(request: FormRequest, reply: FastifyReply, error: unknown, services: FormRouteServices): FastifyReply {
   const failure = logFailure(request, error);
   setRetryAfter(reply, failure);
+  closeIfBodyUnread(request, reply);
   const errorUrl = request.form?.errorUrl ?? null;
   if (errorUrl !== null) {
     const fields = Object.keys(failure.details?.['errors'] ?? {});

@@ -248,6 +248,56 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(await suite.store.files.open(createHash('sha256').update(new Uint8Array(60 * 1024).fill(7)).digest('hex'))).toBeNull();
   });
 
+  it('counts bytes outside the parts toward the multipart limit, declared or chunked, and closes the connection after the 413', async () => {
+    const form = await createForm(suite.store);
+    const epilogue = 'e'.repeat(200 * 1024);
+    const body = `--XYZ\r\ncontent-disposition: form-data; name="a"\r\n\r\nvalue\r\n--XYZ--\r\n${epilogue}`;
+    const declared = await postRaw(formUrl(form), body, { 'content-type': 'multipart/form-data; boundary=XYZ' });
+    expect(declared.status).toBe(413);
+    expect(declared.headers.get('connection')).toBe('close');
+    const chunks = [body.slice(0, 100), body.slice(100)];
+    const chunked = await request(formUrl(form), {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=XYZ' },
+      body: new ReadableStream({ pull: (controller) => (chunks.length > 0 ? controller.enqueue(new TextEncoder().encode(chunks.shift())) : controller.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(chunked.body).toEqual({ ok: false, error: 'payload_too_large' });
+    expect(await submissions(form)).toHaveLength(0);
+  });
+
+  it('refuses field names over 100 characters with 422, in JSON and multipart', async () => {
+    const form = await createForm(suite.store);
+    const long = 'n'.repeat(101);
+    const json = await postJson(formUrl(form), { [long]: 1, ok: 2 });
+    expect(json.status).toBe(422);
+    expect(json.body).toEqual({ ok: false, errors: { [`${'n'.repeat(100)}…`]: 'field names are at most 100 characters' } });
+    for (const name of [long, 'm'.repeat(5_000)]) {
+      const body = new FormData();
+      body.append(name, 'v');
+      const answer = await request(formUrl(form), { method: 'POST', body });
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({ ok: false, errors: { [`${name.slice(0, 100)}…`]: 'field names are at most 100 characters' } });
+    }
+    expect((await postJson(formUrl(form), { ['n'.repeat(100)]: 1 })).status).toBe(200);
+    expect(await submissions(form)).toHaveLength(1);
+  });
+
+  it('stores numbers exactly as sent, and refuses with 422 those a double would change', async () => {
+    const form = await createForm(suite.store);
+    const exact = '{"price":19.99,"big":9007199254740991,"tiny":5e-324,"list":[1.5,2e10]}';
+    expect((await postRaw(formUrl(form), exact, { 'content-type': 'application/json' })).status).toBe(200);
+    const [row] = await submissions(form);
+    expect(JSON.parse(row!.fields)).toEqual(JSON.parse(exact));
+    for (const [body, field] of [['{"n":1e400}', 'n'], ['{"id":9007199254740993}', 'id'], ['{"x":{"y":[0.1000000000000000055511151231257827]}}', 'x']] as const) {
+      const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
+      expect(answer.status, body).toBe(422);
+      expect(answer.body, body).toEqual({ ok: false, errors: { [field]: expect.stringMatching(/^must be a number that can be stored exactly/) } });
+    }
+    expect(await submissions(form)).toHaveLength(1);
+  });
+
   it('answers 400 for a malformed multipart body', async () => {
     const form = await createForm(suite.store);
     const broken = '--XYZ\r\ncontent-disposition: form-data; name="a"\r\n\r\nvalue';

@@ -1,0 +1,31 @@
+import { invalidEmailMessage, isValidEmail } from './email.js';
+
+/** Field names longer than this are refused (docs/form-endpoint.md, "Limits"). */
+export const maxFieldNameLength = 100;
+
+export const longNameMessage = `field names are at most ${maxFieldNameLength} characters`;
+export const inexactNumberMessage = 'must be a number that can be stored exactly as sent (send it as a string to keep every digit)';
+
+/**
+ * Per-field checks of a submission. The specification sets one rule: a field named
+ * `email`, when present, holds a valid address (every value, when it was sent more than
+ * once). Ours, so that what is stored is what was sent and stays small: field names of at
+ * most 100 characters, and numbers a double holds exactly (`inexactNumbers`, from the
+ * JSON text). Returns one message per invalid field; empty when all is well. A name too
+ * long to echo is shortened in the answer.
+ */
+export function checkFields(fields: Readonly<Record<string, unknown>>, inexactNumbers: readonly string[] = []): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (Object.hasOwn(fields, 'email')) {
+    const value = fields['email'];
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length === 0 || !values.every(isValidEmail)) errors['email'] = invalidEmailMessage;
+  }
+  for (const name of Object.keys(fields)) {
+    if (name.length > maxFieldNameLength) errors[`${name.slice(0, maxFieldNameLength)}…`] = longNameMessage;
+  }
+  for (const name of inexactNumbers) {
+    if (name.length <= maxFieldNameLength) errors[name] = inexactNumberMessage;
+  }
+  return errors;
+}
