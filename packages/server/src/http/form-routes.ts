@@ -61,7 +61,7 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.jsonBodyBytes }, (request, text, done) => {
-    parseJson(request, text as string, (error, body) => {
+    void parseJson(request, text as string, (error, body) => {
       if (error) return done(error);
       request.inexactNumbers = inexactNumberFields(text as string);
       done(null, body);
