@@ -146,6 +146,24 @@ describe.runIf(backend.available)(`svc forms and svc submissions on ${backend.na
     expect(rows).toHaveLength(6);
   });
 
+  it('submissions export keeps at most 200 field columns and puts the rest in other_fields, so the CSV grows with the data only', async () => {
+    const wideProject = await createProject(cli, 'wide', 'site', { forms: [{ slug: 'wide' }] });
+    const [wide] = (await cli.svc(['forms', 'list', '--json'], { cwd: wideProject })).json<{ forms: FormInfo[] }>().forms;
+    for (let i = 0; i < 25; i++) {
+      const fields = Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`f${i}_${j}`, `v${i}_${j}`]));
+      expect((await postJson(wide!.url, fields)).status).toBe(200);
+    }
+    const result = await cli.svc(['submissions', 'export', '--form', 'wide'], { cwd: wideProject });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(26);
+    const header = lines[0]!.split(',');
+    expect(header).toHaveLength(2 + 200 + 1);
+    expect(header.at(-1)).toBe('other_fields');
+    expect(lines[25]).toContain('""f24_9"":""v24_9""');
+    expect(lines[1]!.split(',').length).toBeLessThan(2 + 200 + 1 + 1);
+  });
+
   it('submissions export --format ndjson writes one submission per line, oldest first', async () => {
     const result = await cli.svc(['submissions', 'export', '--form', 'contact', '--format', 'ndjson'], { cwd: directory });
     expect(result.code).toBe(0);

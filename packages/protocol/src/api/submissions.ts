@@ -55,6 +55,9 @@ export type ListSubmissionsResponse = Static<typeof ListSubmissionsResponse>;
 export const ExportQuery = Type.Object({ state: Type.Optional(SubmissionState) }, { additionalProperties: false });
 export type ExportQuery = Static<typeof ExportQuery>;
 
+/** Most field columns of an export: the distinct field names one form's submissions may use are not bounded. */
+export const maxExportColumns = 200;
+
 export const ExportHeaderLine = Type.Object(
   {
     type: Type.Literal('header'),
@@ -64,6 +67,12 @@ export const ExportHeaderLine = Type.Object(
     fields: Type.Array(Type.String()),
     /** Every field name that carried files, in order of first use. */
     fileFields: Type.Array(Type.String()),
+    /**
+     * Present and true when the submissions use more distinct field names than an export
+     * has columns (`maxExportColumns`): `fields` and `fileFields` then hold the first of
+     * them, and a CSV puts every other field in one `other_fields` column.
+     */
+    otherFields: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -32,6 +32,14 @@ describe('submissions as CSV', () => {
     expect(csv.record(submission('sub_3', { submission_id: 'mine', message: 'hi' }))).toBe('sub_3,2026-11-21T10:00:00.000Z,mine,hi\r\n');
   });
 
+  it('puts fields past the export columns into one other_fields column as JSON, files as lists of names', () => {
+    const csv = new SubmissionCsv({ fields: ['name'], fileFields: [], otherFields: true });
+    expect(csv.headerRecord()).toBe('submission_id,submitted_at,name,other_fields\r\n');
+    const files = [{ field: 'photo', name: 'a.png', size: 1, contentType: 'image/png' }];
+    expect(csv.record(submission('sub_4', { name: 'Ada', x1: 'one', x2: 2 }, files))).toBe('sub_4,2026-11-21T10:00:00.000Z,Ada,"{""x1"":""one"",""x2"":2,""photo"":[""a.png""]}"\r\n');
+    expect(csv.record(submission('sub_5', { name: 'Bo' }))).toBe('sub_5,2026-11-21T10:00:00.000Z,Bo,\r\n');
+  });
+
   it('writes only the meta columns for an export without fields', () => {
     expect(new SubmissionCsv({ fields: [], fileFields: [] }).headerRecord()).toBe('submission_id,submitted_at\r\n');
   });

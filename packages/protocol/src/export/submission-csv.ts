@@ -9,25 +9,34 @@ interface Column {
   readonly field: string;
 }
 
+/** The last column when the submissions use more field names than an export has columns. */
+const otherFieldsColumn = 'other_fields';
+
 /**
  * Submissions as CSV rows: `submission_id`, `submitted_at`, then one column per field name
  * used by any exported submission (the union, in order of first use; a field that carried
  * files holds the file names, `; `-separated). A field named like a meta column is headed
- * `field:<name>`. Every cell that came from a submitter (values, file names, field names)
- * is kept from running as a spreadsheet formula unless `raw` is asked for.
+ * `field:<name>`. Past `maxExportColumns` names, the rest of each submission's fields go
+ * into one `other_fields` column as a JSON object (files as lists of their names). Every
+ * cell that came from a submitter (values, file names, field names) is kept from running
+ * as a spreadsheet formula unless `raw` is asked for.
  */
 export class SubmissionCsv {
   private readonly columns: readonly Column[];
+  private readonly columnNames: ReadonlySet<string>;
+  private readonly otherFields: boolean;
   private readonly cell: (value: string) => string;
 
-  constructor(header: Pick<ExportHeaderLine, 'fields' | 'fileFields'>, options: { readonly raw?: boolean } = {}) {
+  constructor(header: Pick<ExportHeaderLine, 'fields' | 'fileFields' | 'otherFields'>, options: { readonly raw?: boolean } = {}) {
     this.cell = options.raw === true ? (value) => value : neutralizeFormula;
-    const names = [...header.fields, ...header.fileFields.filter((name) => !header.fields.includes(name))];
-    this.columns = names.map((field) => ({ field, header: (metaColumns as readonly string[]).includes(field) ? `field:${field}` : field }));
+    const names = [...new Set([...header.fields, ...header.fileFields])];
+    this.columns = names.map((field) => ({ field, header: (metaColumns as readonly string[]).includes(field) || field === otherFieldsColumn ? `field:${field}` : field }));
+    this.columnNames = new Set(names);
+    this.otherFields = header.otherFields === true;
   }
 
   headerRecord(): string {
-    return csvRecord([...metaColumns, ...this.columns.map((column) => this.cell(column.header))]);
+    return csvRecord([...metaColumns, ...this.columns.map((column) => this.cell(column.header)), ...(this.otherFields ? [otherFieldsColumn] : [])]);
   }
 
   record(submission: SubmissionInfo): string {
@@ -38,6 +47,20 @@ export class SubmissionCsv {
       if (files.length > 0) parts.push(files.join('; '));
       return this.cell(parts.join('; '));
     });
+    if (this.otherFields) cells.push(this.cell(this.otherFieldsCell(submission)));
     return csvRecord([submission.id, submission.createdAt, ...cells]);
+  }
+
+  private otherFieldsCell(submission: SubmissionInfo): string {
+    const rest: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(submission.fields)) if (!this.columnNames.has(name)) rest[name] = value;
+    for (const file of submission.files) {
+      if (this.columnNames.has(file.field)) continue;
+      const key = Object.hasOwn(submission.fields, file.field) ? `${file.field} (files)` : file.field;
+      const names = (rest[key] as string[] | undefined) ?? [];
+      names.push(file.name);
+      rest[key] = names;
+    }
+    return Object.keys(rest).length === 0 ? '' : JSON.stringify(rest);
   }
 }

@@ -1,4 +1,4 @@
-import type { ExportHeaderLine, ExportLine, SubmissionState } from '@svc/protocol/api';
+import { maxExportColumns, type ExportHeaderLine, type ExportLine, type SubmissionState } from '@svc/protocol/api';
 import { newestSubmissionId, pageSubmissionsOldestFirst } from '../store/queries/submissions.js';
 import type { Db } from '../store/store.js';
 import type { OperationContext, Principal } from './context.js';
@@ -27,17 +27,25 @@ export async function exportSubmissions(
   const db = context.store.db;
   const { form } = await formInScope(db, principal, input);
   const upToId = await newestSubmissionId(db, form.id, input.state);
+  // Field names are chosen by whoever posts: the columns stop at maxExportColumns, so the
+  // header (and every CSV row) stays proportional to the data, not to rows × names.
   const fields = new Set<string>();
   const fileFields = new Set<string>();
+  let otherFields = false;
+  const take = (set: Set<string>, name: string) => {
+    if (set.has(name)) return;
+    if (fields.size + fileFields.size >= maxExportColumns && !fields.has(name) && !fileFields.has(name)) otherFields = true;
+    else set.add(name);
+  };
   let count = 0;
   if (upToId !== null) {
     for await (const row of pages(db, form.id, input.state, upToId)) {
       count += 1;
-      for (const name of Object.keys(JSON.parse(row.fields) as object)) fields.add(name);
-      for (const file of JSON.parse(row.files) as { field: string }[]) fileFields.add(file.field);
+      for (const name of Object.keys(JSON.parse(row.fields) as object)) take(fields, name);
+      for (const file of JSON.parse(row.files) as { field: string }[]) take(fileFields, file.field);
     }
   }
-  const header: ExportHeaderLine = { type: 'header', state: input.state, count, fields: [...fields], fileFields: [...fileFields] };
+  const header: ExportHeaderLine = { type: 'header', state: input.state, count, fields: [...fields], fileFields: [...fileFields], ...(otherFields ? { otherFields } : {}) };
   return {
     header,
     async *lines() {
