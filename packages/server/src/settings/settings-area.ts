@@ -1,3 +1,4 @@
+import { refuseUnstorableInput } from '../http/storable-input.js';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -60,6 +61,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       await scope.register(cookie);
       await scope.register(formbody, { bodyLimit: 64 * 1024 });
       scope.decorateRequest('session', null);
+      scope.addHook('preValidation', refuseUnstorableInput);
 
       scope.addHook('onRequest', async (request, reply) => {
         void reply.headers(pageSecurityHeaders);

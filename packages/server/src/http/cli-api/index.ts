@@ -1,3 +1,4 @@
+import { refuseUnstorableInput } from '../storable-input.js';
 import type { FailedAuthentications } from '../../auth/failed-authentications.js';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -59,6 +60,7 @@ export function createCliApi(dependencies: CliApiDependencies): CliApi {
           sendError(request, reply, new ServiceError('not_found', `no CLI API route ${request.method} ${request.url.split('?')[0] ?? ''}`), true),
         );
         api.addHook('onRequest', requestGuard(authenticator, dependencies.rateLimiter, dependencies.policy, dependencies.failures));
+        api.addHook('preValidation', refuseUnstorableInput);
         for (const routes of resources) routes(api, context);
         done();
       },

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { FastifyRequest } from 'fastify';
+import type { ServiceError } from '@svc/protocol';
+import { refuseUnstorableInput } from './storable-input.js';
+
+const refusal = async (input: Partial<FastifyRequest>): Promise<string | null> => {
+  try {
+    await refuseUnstorableInput(input as FastifyRequest);
+    return null;
+  } catch (error) {
+    return `${(error as ServiceError).code}: ${(error as ServiceError).message}`;
+  }
+};
+
+describe('input a store cannot hold', () => {
+  it('lets ordinary input through', async () => {
+    expect(await refusal({ body: { name: 'Ada', list: [{ a: 1 }, 'x'] }, query: { limit: '5' }, params: { id: 'p' } })).toBeNull();
+  });
+
+  it('refuses NUL characters in values and keys, naming where', async () => {
+    expect(await refusal({ body: { forms: [{ name: 'a\u0000b' }] } })).toBe('invalid_body: body/forms/0/name must not contain NUL characters');
+    expect(await refusal({ body: { ['k\u0000']: 1 } })).toBe('invalid_body: body has a key with a NUL character');
+    expect(await refusal({ query: { cursor: '\u0000' } })).toBe('invalid_body: query/cursor must not contain NUL characters');
+  });
+
+  it('refuses input nested more than 64 levels deep without recursing', async () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(await refusal({ body: deep })).toBe('invalid_body: body is nested more than 64 levels deep');
+    let fine: unknown = 'leaf';
+    for (let i = 0; i < 63; i++) fine = [fine];
+    expect(await refusal({ body: fine })).toBeNull();
+  });
+});
