@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { jsonBody } from './load-shapes.js';
 
@@ -18,7 +19,7 @@ export async function benchDeliveryLogPage(requests: number): Promise<SettingsPa
   const store = await backend.openStore();
   const receiver = await startReceiver({ keepBodies: false });
   const encryptionKey = newEncryptionKey();
-  const token = `svc_bench_${Date.now().toString(36)}`;
+  const token = `svc_bench_${randomBytes(16).toString('hex')}`;
   let server: SvcProcess | null = null;
   try {
     const form = await createForm(store);

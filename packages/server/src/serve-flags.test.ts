@@ -32,6 +32,12 @@ describe("svc serve's one table of options", () => {
     expect(() => resolveServeOptions({}, { SVC_ENCRYPTION_KEY: 'short' }, '/srv')).toThrow(/^SVC_ENCRYPTION_KEY: /);
   });
 
+  it('refuses a bootstrap token weaker than the tokens the server makes', () => {
+    expect(() => resolveServeOptions({}, { SVC_BOOTSTRAP_TOKEN: 'a' }, '/srv')).toThrow(/SVC_BOOTSTRAP_TOKEN: must be 32 to 512 printable characters/);
+    expect(() => resolveServeOptions({}, { SVC_BOOTSTRAP_TOKEN: `${'x'.repeat(20)} ${'y'.repeat(20)}` }, '/srv')).toThrow(/SVC_BOOTSTRAP_TOKEN/);
+    expect(resolveServeOptions({}, { SVC_BOOTSTRAP_TOKEN: 'f'.repeat(64) }, '/srv').bootstrapToken).toBe('f'.repeat(64));
+  });
+
   it('has one key per flag', () => {
     const keys = serveFlags.map((option) => flagKey(option.flag));
     expect(new Set(keys).size).toBe(keys.length);

@@ -202,6 +202,10 @@ export function resolveServeOptions(given: Readonly<Record<string, unknown>>, en
     }
   }
   draft.bootstrapToken = emptyToUndefined(env['SVC_BOOTSTRAP_TOKEN'] ?? '');
+  if (draft.bootstrapToken !== undefined && !/^[\x21-\x7e]{32,512}$/.test(draft.bootstrapToken)) {
+    // An admin token as guessable as `a` would open everything: as strong as the tokens the server makes, or refused.
+    throw new ServeFlagError('SVC_BOOTSTRAP_TOKEN', 'must be 32 to 512 printable characters without spaces, as random as `openssl rand -hex 32`');
+  }
   if (draft.connections.headersTimeoutMs > draft.connections.requestTimeoutMs) {
     throw new ServeFlagError('--headers-timeout', 'must not be longer than --request-timeout');
   }

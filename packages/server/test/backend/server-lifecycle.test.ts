@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createForm, createTestEnvironment, postJson, request, selectBackend, startSvc, svcBin, type TestEnvironment } from '@svc/testkit';
 import { spawn } from 'node:child_process';
@@ -76,6 +78,24 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
     const tokens = await store.db.selectFrom('tokens').selectAll().execute();
     expect(tokens).toHaveLength(1);
     expect(tokens[0]).toMatchObject({ workspace_id: null, token_hash: createHash('sha256').update(first.adminToken!).digest('hex') });
+  });
+
+  it.runIf(backend.name === 'sqlite')('creates the database and stored files readable by their owner only, whatever the umask left', async () => {
+    const form = await createForm(store);
+    const server = await startSvc({ args: environment.serverArgs });
+    try {
+      const body = new FormData();
+      body.append('cv', new Blob(['private file']), 'cv.txt');
+      expect((await request(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', body })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const sha = createHash('sha256').update('private file').digest('hex');
+    const mode = async (...parts: string[]) => ((await stat(join(environment.dataDir, ...parts))).mode & 0o777).toString(8);
+    expect(await mode('svc.sqlite')).toBe('600');
+    expect(await mode('files')).toBe('700');
+    expect(await mode('files', sha.slice(0, 2))).toBe('700');
+    expect(await mode('files', sha.slice(0, 2), sha)).toBe('600');
   });
 
   it('makes SVC_BOOTSTRAP_TOKEN an admin token, once, and prints no generated one', async () => {

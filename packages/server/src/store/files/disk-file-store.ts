@@ -57,7 +57,7 @@ export class DiskFileStore implements FileStore {
       sha256,
       size,
       commit: async () => {
-        await mkdir(directory, { recursive: true });
+        await mkdir(directory, { recursive: true, mode: 0o700 });
         const existing = await stat(target).catch(() => null);
         if (existing?.size === size) {
           await rm(path, { force: true });

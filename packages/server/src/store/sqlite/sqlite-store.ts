@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
@@ -29,6 +29,9 @@ const busyTimeoutMs = 5_000;
 export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const file = join(options.dataDir, sqliteFileName);
+  // Created readable by its owner only, whatever the umask and whoever made the data dir;
+  // SQLite gives its -wal and -shm files the database file's mode.
+  await (await open(file, 'a', 0o600)).close();
   const database = new SqliteDatabase(file);
   try {
     for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
