@@ -18,6 +18,7 @@ export interface Database {
   tokens: TokensTable;
   rate_limits: RateLimitsTable;
   file_blobs: FileBlobsTable;
+  file_chunks: FileChunksTable;
   encryption_canary: EncryptionCanaryTable;
   sessions: SessionsTable;
   sign_in_links: SignInLinksTable;
@@ -174,8 +175,16 @@ export interface RateLimitsTable {
 export interface FileBlobsTable {
   sha256: string;
   size: number;
-  content: Uint8Array;
+  /** The whole content for files stored before chunks (migration 0005); null when in file_chunks. */
+  content: Uint8Array | null;
   created_at: number;
+}
+
+/** PostgreSQL only: a file's content in order, a chunk per row. */
+export interface FileChunksTable {
+  sha256: string;
+  seq: number;
+  content: Uint8Array;
 }
 
 /** One row: a value encrypted with the secrets key, to refuse a start with another key. */

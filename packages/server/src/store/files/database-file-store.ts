@@ -1,47 +1,116 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type FileStore, type StagedFile } from './file-store.js';
 
-/** Files in PostgreSQL (`file_blobs`), so that every instance can read every file. */
+const staleSpoolMs = 60 * 60 * 1000;
+
+/** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
+export const fileChunkBytes = 256 * 1024;
+
+/**
+ * Files in PostgreSQL, so that every instance can read every file. An upload is spooled
+ * to a local file while the request is read (memory stays at one chunk whatever the file's
+ * size), then copied into `file_chunks` in one transaction on commit; reads stream the
+ * chunks back one query at a time.
+ */
 export class DatabaseFileStore implements FileStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly spool: string;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dataDir: string,
+  ) {
+    this.spool = join(dataDir, '.spool');
+  }
+
+  /** Removes spool files an interrupted process left (old ones only: other instances may share the directory). */
+  async init(now = Date.now()): Promise<void> {
+    await mkdir(this.spool, { recursive: true, mode: 0o700 });
+    for (const name of await readdir(this.spool)) {
+      const path = join(this.spool, name);
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs < now - staleSpoolMs) await rm(path, { force: true });
+    }
+  }
 
   async stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+    await mkdir(this.spool, { recursive: true, mode: 0o700 });
+    const path = join(this.spool, randomBytes(12).toString('hex'));
+    const handle = await open(path, 'wx', 0o600);
     const hash = createHash('sha256');
-    const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of content) {
-      hash.update(chunk);
-      chunks.push(chunk);
-      size += chunk.byteLength;
+    try {
+      for await (const chunk of content) {
+        hash.update(chunk);
+        size += chunk.byteLength;
+        await handle.write(chunk);
+      }
+    } catch (error) {
+      await handle.close();
+      await rm(path, { force: true });
+      throw error;
     }
+    await handle.close();
     const sha256 = hash.digest('hex');
-    let buffer: Buffer | null = Buffer.concat(chunks, size);
+    let done = false;
     return {
       sha256,
       size,
       commit: async () => {
-        if (!buffer) return;
-        await this.db
-          .insertInto('file_blobs')
-          .values({ sha256, size, content: buffer, created_at: Date.now() })
-          .onConflict((conflict) => conflict.column('sha256').doNothing())
-          .execute();
-        buffer = null;
+        if (done) return;
+        await this.copyIn(path, sha256, size);
+        done = true;
+        await rm(path, { force: true });
       },
-      discard: () => {
-        buffer = null;
-        return Promise.resolve();
+      discard: async () => {
+        done = true;
+        await rm(path, { force: true });
       },
     };
+  }
+
+  /** One transaction: the file's row, then its chunks; equal contents committed meanwhile make it a no-op. */
+  private async copyIn(path: string, sha256: string, size: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('file_blobs')
+        .values({ sha256, size, content: null, created_at: Date.now() })
+        .onConflict((conflict) => conflict.column('sha256').doNothing())
+        .returning('sha256')
+        .executeTakeFirst();
+      if (!inserted) return;
+      const handle = await open(path, 'r');
+      try {
+        const buffer = Buffer.allocUnsafe(fileChunkBytes);
+        for (let seq = 0; ; seq += 1) {
+          const { bytesRead } = await handle.read(buffer, 0, fileChunkBytes, null);
+          if (bytesRead === 0) break;
+          await trx.insertInto('file_chunks').values({ sha256, seq, content: buffer.subarray(0, bytesRead) }).execute();
+        }
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   async open(sha256: string): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
     const row = await this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
-    return row ? Readable.from([Buffer.from(row.content)]) : null;
+    if (!row) return null;
+    if (row.content !== null) return Readable.from([Buffer.from(row.content)]);
+    const db = this.db;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for (let seq = 0; ; seq += 1) {
+        const chunk = await db.selectFrom('file_chunks').select('content').where('sha256', '=', sha256).where('seq', '=', seq).executeTakeFirst();
+        if (!chunk) return;
+        yield Buffer.from(chunk.content);
+      }
+    }
+    return Readable.from(chunks());
   }
 
   async remove(sha256: string): Promise<void> {

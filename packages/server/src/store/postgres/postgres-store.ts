@@ -64,11 +64,13 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
       });
   };
 
+  const files = new DatabaseFileStore(db, options.dataDir);
+  await files.init();
   return {
     db,
     capabilities: postgresCapabilities,
     classifyFailure: classifyPostgresFailure,
-    files: new DatabaseFileStore(db),
+    files,
     transaction: (work, transactionOptions) =>
       db.transaction().execute(async (trx) => {
         // Committed and visible at once, but not waited for on disk (PostgreSQL's asynchronous commit).
