@@ -60,6 +60,10 @@ export interface ServerOptions {
   readonly deliveryConcurrency: number;
   /** Of those, how many one webhook may have (docs/webhooks.md). */
   readonly webhookConcurrency: number;
+  /** Of those, how many the webhooks of one project may have together. */
+  readonly projectConcurrency: number;
+  /** Webhooks (not counting notification emails) one project may have. */
+  readonly maxWebhooksPerProject: number;
   readonly role: ServerRole;
   readonly bootstrapToken: string | undefined;
   readonly limits: FormLimits;
@@ -102,6 +106,8 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     deliveryPollIntervalMs: 30_000,
     deliveryConcurrency: 64,
     webhookConcurrency: 8,
+    projectConcurrency: 16,
+    maxWebhooksPerProject: 25,
     role: 'all',
     bootstrapToken: undefined,
     limits: defaultFormLimits,

@@ -15,6 +15,8 @@ export interface DeliverySettings {
   readonly concurrency: number;
   /** Deliveries one webhook may have in flight (and waiting) at once, per process. */
   readonly perWebhook: number;
+  /** Deliveries the webhooks of one project may have in flight (and waiting) at once, per process. */
+  readonly perProject: number;
   readonly allowPrivateTargets: boolean;
   readonly responseBodyLimitBytes: number;
   /** Events fanned out per transaction. */
@@ -26,7 +28,7 @@ export const minLeaseMarginMs = 1_000;
 
 type DeliveryOptions = Pick<
   ServerOptions,
-  'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'deliveryPollIntervalMs' | 'deliveryConcurrency' | 'webhookConcurrency' | 'allowPrivateTargets'
+  'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'deliveryPollIntervalMs' | 'deliveryConcurrency' | 'webhookConcurrency' | 'projectConcurrency' | 'allowPrivateTargets'
 >;
 
 /** @throws {Error} when the options contradict each other (a lease shorter than an attempt). */
@@ -45,6 +47,7 @@ export function deliverySettings(options: DeliveryOptions): DeliverySettings {
     pollIntervalMs,
     concurrency,
     perWebhook: Math.min(options.webhookConcurrency, concurrency),
+    perProject: Math.min(options.projectConcurrency, concurrency),
     allowPrivateTargets: options.allowPrivateTargets,
     responseBodyLimitBytes,
     eventBatch: 200,

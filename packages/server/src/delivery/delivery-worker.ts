@@ -1,3 +1,4 @@
+import { ShareCounts } from './share-counts.js';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { randomToken } from '../ids.js';
@@ -50,7 +51,9 @@ export class DeliveryWorker {
   /** Every delivery this worker holds (queued or in flight), by id. */
   private readonly held = new Set<string>();
   /** How many deliveries of each webhook this worker holds; at most `settings.perWebhook`. */
-  private readonly heldByWebhook = new Map<string, number>();
+  private readonly heldByWebhook: ShareCounts;
+  /** How many deliveries of each project this worker holds; at most `settings.perProject`. */
+  private readonly heldByProject: ShareCounts;
   /** Attempts in flight or being recorded. */
   private readonly running = new Set<Promise<void>>();
   /** Webhooks this worker saw answer 410 Gone, and when: their deliveries claimed before are not sent. */
@@ -68,6 +71,8 @@ export class DeliveryWorker {
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
     this.sender = new HttpSender(dependencies.settings, dependencies.now);
     this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger, dependencies.now);
+    this.heldByWebhook = new ShareCounts(dependencies.settings.perWebhook);
+    this.heldByProject = new ShareCounts(dependencies.settings.perProject);
   }
 
   private get capacity(): number {
@@ -127,16 +132,17 @@ export class DeliveryWorker {
       const now = this.dependencies.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
       const excludeWebhooks = this.webhooksAtLimit();
+      const excludeProjects = this.projectsAtLimit();
       const work = await store.transaction(async (trx) => {
         const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
         const claimLimit = room - dispatched.leased.length;
-        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit, excludeWebhooks });
+        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit, excludeWebhooks, excludeProjects });
         const jobs = await loadDeliveryJobs(trx, [...dispatched.leased, ...claimed]);
         return { jobs, moreEvents: dispatched.more, full: claimLimit <= 0 || claimed.length === claimLimit };
         // Safe to lose in a power cut: the events would be fanned out and the deliveries
         // claimed again (at least once). Not waiting for an fsync halves the fsyncs under load.
       }, { durable: false });
-      // A webhook never holds more than its share: what is over it goes back at once, for
+      // A webhook or project never holds more than its share: what is over it goes back at once, for
       // this worker or another to claim when one of its attempts ends.
       const over = work.jobs.filter((job) => !this.hold(job)).map((job) => job.deliveryId);
       if (over.length > 0) await releaseLeases(store.db, over, this.owner, this.dependencies.now());
@@ -145,16 +151,16 @@ export class DeliveryWorker {
       this.waitingForRoom = work.full;
       if (work.moreEvents && !this.waitingForRoom) this.pumpAgain = true;
     } while (this.pumpAgain && !this.stopped);
-    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.webhooksAtLimit()));
+    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.webhooksAtLimit(), this.projectsAtLimit()));
   }
 
   /** Holds a claimed job; false when its webhook already has as many as it may (the job is not held). */
   private hold(job: DeliveryJob): boolean {
     // Our own lease, taken again while its attempt is still queued or in flight.
     if (this.held.has(job.deliveryId)) return true;
-    const count = this.heldByWebhook.get(job.webhookId) ?? 0;
-    if (count >= this.dependencies.settings.perWebhook) return false;
-    this.heldByWebhook.set(job.webhookId, count + 1);
+    if (!this.heldByWebhook.hasRoom(job.webhookId) || !this.heldByProject.hasRoom(job.projectId)) return false;
+    this.heldByWebhook.add(job.webhookId);
+    this.heldByProject.add(job.projectId);
     this.held.add(job.deliveryId);
     this.queue.push(job);
     return true;
@@ -162,16 +168,18 @@ export class DeliveryWorker {
 
   private unhold(job: DeliveryJob): void {
     if (!this.held.delete(job.deliveryId)) return;
-    const count = this.heldByWebhook.get(job.webhookId) ?? 0;
-    if (count <= 1) this.heldByWebhook.delete(job.webhookId);
-    else this.heldByWebhook.set(job.webhookId, count - 1);
-    // A webhook at its limit may have due deliveries no worker claimed for it: claim them now.
-    if (count === this.dependencies.settings.perWebhook) this.pump();
+    const webhookFreed = this.heldByWebhook.remove(job.webhookId);
+    const projectFreed = this.heldByProject.remove(job.projectId);
+    // A webhook or project at its limit may have due deliveries no worker claimed for it: claim them now.
+    if (webhookFreed || projectFreed) this.pump();
   }
 
   private webhooksAtLimit(): string[] {
-    const limit = this.dependencies.settings.perWebhook;
-    return [...this.heldByWebhook].filter(([, count]) => count >= limit).map(([webhookId]) => webhookId);
+    return this.heldByWebhook.atLimit();
+  }
+
+  private projectsAtLimit(): string[] {
+    return this.heldByProject.atLimit();
   }
 
   private startSends(): void {

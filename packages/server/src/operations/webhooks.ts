@@ -7,7 +7,9 @@ import { findAttempt, findDelivery } from '../store/queries/deliveries.js';
 import { loadDeliveryJobs } from '../store/queries/delivery-jobs.js';
 import { insertDirectEvent } from '../store/queries/dispatch-events.js';
 import { recordAttempts } from '../store/queries/record-attempts.js';
+import { lockProject } from '../store/queries/projects.js';
 import {
+  countProjectHttpWebhooks,
   deleteWebhook,
   disableWebhooks,
   enableWebhook as markEnabled,
@@ -96,6 +98,12 @@ export async function createWebhook(context: OperationContext, principal: Princi
   const id = newId('wh', now);
   const { scope, row } = await context.store.transaction(async (trx) => {
     const scope = await projectInScope(trx, principal, input.workspace, input.project);
+    // Under the project's lock, so two webhooks added at once cannot both take the last place.
+    await lockProject(trx, scope.project.id);
+    const limit = context.options.maxWebhooksPerProject;
+    if ((await countProjectHttpWebhooks(trx, scope.project.id)) >= limit) {
+      throw new ServiceError('conflict', `a project has at most ${limit} webhooks; remove one first (svc webhooks remove)`, { limit });
+    }
     const row: WebhookRow = {
       id,
       project_id: scope.project.id,

@@ -40,3 +40,40 @@ describe.runIf(backend.available)(`a hanging receiver beside a healthy one on ${
     expect(hanging.requests.length).toBeGreaterThan(0);
   });
 });
+
+describe.runIf(backend.available)(`a project of hanging receivers beside another project on ${backend.name}`, () => {
+  const encryptionKey = newEncryptionKey();
+  // Four request slots; one webhook could take all four, one project only two.
+  const suite = useBackendSuite({
+    args: ['--allow-private-targets', '--delivery-concurrency', '4', '--webhook-concurrency', '4', '--project-concurrency', '2', '--delivery-timeout', '20s', '--delivery-lease', '25s', '--delivery-poll-interval', '300ms'],
+    env: { SVC_ENCRYPTION_KEY: encryptionKey },
+  });
+  let hanging: WebhookReceiver;
+  let healthy: WebhookReceiver;
+
+  beforeAll(async () => {
+    hanging = await startReceiver(() => ({ hang: true }));
+    healthy = await startReceiver();
+  });
+  afterAll(async () => {
+    await hanging?.close();
+    await healthy?.close();
+  });
+
+  it("delivers the other project's events while the first one's receivers hang, holding no more than the project's share", async () => {
+    const context = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(encryptionKey), allowPrivateTargets: true });
+    const slow = await createForm(suite.store);
+    const other = await createForm(suite.store);
+    for (let n = 0; n < 3; n++) {
+      await createWebhook(context, adminPrincipal, { workspace: slow.workspace, project: slow.project, events: ['form.*'], url: `${hanging.url}/hook-${n}` });
+    }
+    await createWebhook(context, adminPrincipal, { workspace: other.workspace, project: other.project, events: ['form.*'], url: `${healthy.url}/hook` });
+    for (let n = 0; n < 6; n++) expect((await postJson(`${suite.url}/api/f/${slow.endpointId}`, { n })).status).toBe(200);
+    await hanging.waitFor(2, undefined, 15_000);
+    for (let n = 0; n < 4; n++) expect((await postJson(`${suite.url}/api/f/${other.endpointId}`, { n })).status).toBe(200);
+
+    await healthy.waitFor(4, undefined, 15_000);
+    // Every hanging request is still open, and there are only the project's share of them.
+    expect(hanging.requests.length).toBe(2);
+  });
+});

@@ -80,6 +80,22 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
     expect(JSON.stringify(shown)).not.toMatch(/whsec_|enc1\./);
   });
 
+  it('keeps a project to --max-webhooks-per-project webhooks, also when several are added at once', async () => {
+    const limited = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()), maxWebhooksPerProject: 3 });
+    const form = await createForm(suite.store);
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, n) => createWebhook(limited, adminPrincipal, { ...scopeOf(form), url: `https://hooks.example.com/${n}`, events: ['form.*'] })),
+    );
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
+    for (const attempt of attempts.filter((attempt) => attempt.status === 'rejected')) {
+      expect((attempt as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', message: expect.stringMatching(/at most 3 webhooks/) });
+    }
+    expect(await listWebhooks(limited, adminPrincipal, scopeOf(form))).toHaveLength(3);
+    // Another project has its own places.
+    const other = await createForm(suite.store);
+    await expect(createWebhook(limited, adminPrincipal, { ...scopeOf(other), url: 'https://hooks.example.com/x', events: ['form.*'] })).resolves.toBeDefined();
+  });
+
   it('refuses invalid URLs and event patterns, naming each field', async () => {
     const form = await createForm(suite.store);
     const error = await failure(createWebhook(context, adminPrincipal, { ...scopeOf(form), url: 'ftp://example.com', events: ['form.*', 'nope.*'] }));

@@ -4,18 +4,21 @@ import type { Database } from '../schema.js';
 import type { Db } from '../store.js';
 
 /**
- * "The delivery's webhook is enabled", as a correlated EXISTS: it leaves the partial index of
- * pending deliveries as the only way in, where `webhook_id IN (…)` can lead the planner to
- * walk every delivery ever made to the webhook.
+ * "The delivery's webhook is enabled (and not of a project in `excludeProjects`)", as a
+ * correlated EXISTS: it leaves the partial index of pending deliveries as the only way in,
+ * where `webhook_id IN (…)` can lead the planner to walk every delivery ever made to the
+ * webhook.
  */
-export function webhookEnabled(eb: ExpressionBuilder<Database, 'deliveries'>): Expression<SqlBool> {
-  return eb.exists(
-    eb
+export function webhookEnabled(excludeProjects: readonly string[] = []) {
+  return (eb: ExpressionBuilder<Database, 'deliveries'>): Expression<SqlBool> => {
+    let webhook = eb
       .selectFrom('webhooks')
       .select(sql<number>`1`.as('one'))
       .whereRef('webhooks.id', '=', 'deliveries.webhook_id')
-      .where('webhooks.enabled', '=', 1),
-  );
+      .where('webhooks.enabled', '=', 1);
+    if (excludeProjects.length > 0) webhook = webhook.where('webhooks.project_id', 'not in', [...excludeProjects]);
+    return eb.exists(webhook);
+  };
 }
 
 export interface ClaimOptions {
@@ -25,6 +28,8 @@ export interface ClaimOptions {
   readonly expiresAt: number;
   /** Webhooks whose deliveries are not claimed now (they have as many in flight as they may). */
   readonly excludeWebhooks?: readonly string[];
+  /** Projects whose deliveries are not claimed now, for the same reason. */
+  readonly excludeProjects?: readonly string[];
 }
 
 /**
@@ -41,7 +46,7 @@ export async function claimDueDeliveries(trx: Db, capabilities: BackendCapabilit
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', options.now)
     .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', options.now)]))
-    .where(webhookEnabled)
+    .where(webhookEnabled(options.excludeProjects))
     .orderBy('next_attempt_at')
     .limit(options.limit);
   if (options.excludeWebhooks && options.excludeWebhooks.length > 0) query = query.where('webhook_id', 'not in', [...options.excludeWebhooks]);

@@ -5,6 +5,7 @@ import type { Db } from '../store.js';
 export interface DeliveryJob {
   readonly deliveryId: string;
   readonly webhookId: string;
+  readonly projectId: string;
   /** `http`: POST to `url`; `email`: a notification email to the `mailto:` addresses of `url`. */
   readonly kind: WebhookKind;
   readonly eventId: string;
@@ -44,6 +45,7 @@ export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<
         'events.type as event_type',
         'events.payload',
         'webhooks.url',
+        'webhooks.project_id',
         'webhooks.kind',
         'webhooks.secret',
         'webhooks.previous_secret',
@@ -56,6 +58,7 @@ export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<
       jobs.push({
         deliveryId: row.id,
         webhookId: row.webhook_id,
+        projectId: row.project_id,
         kind: row.kind,
         eventId: row.event_id,
         eventType: row.event_type,

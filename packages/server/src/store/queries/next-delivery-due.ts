@@ -5,14 +5,15 @@ import { webhookEnabled } from './claim-deliveries.js';
 /**
  * The earliest time a pending delivery of an enabled webhook can be claimed: its next
  * attempt, or the end of its lease while some worker holds it. Null when none is pending.
- * Webhooks in `excludeWebhooks` (at their limit here) wake the worker when a slot frees.
+ * Webhooks in `excludeWebhooks` and projects in `excludeProjects` (at their limit here)
+ * wake the worker when a slot frees.
  */
-export async function nextDeliveryDue(db: Db, excludeWebhooks: readonly string[] = []): Promise<number | null> {
+export async function nextDeliveryDue(db: Db, excludeWebhooks: readonly string[] = [], excludeProjects: readonly string[] = []): Promise<number | null> {
   let query = db
     .selectFrom('deliveries')
     .select(sql<number | string | null>`min(case when lease_expires_at > next_attempt_at then lease_expires_at else next_attempt_at end)`.as('due'))
     .where('status', '=', 'pending')
-    .where(webhookEnabled);
+    .where(webhookEnabled(excludeProjects));
   if (excludeWebhooks.length > 0) query = query.where('webhook_id', 'not in', [...excludeWebhooks]);
   const row = await query.executeTakeFirst();
   return row?.due === null || row?.due === undefined ? null : Number(row.due);

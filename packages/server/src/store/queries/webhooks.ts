@@ -82,3 +82,14 @@ export async function findFormNotificationTarget(db: Db, formId: string): Promis
 export async function setWebhookUrl(db: Db, id: string, url: string, now: number): Promise<void> {
   await db.updateTable('webhooks').set({ url, updated_at: now }).where('id', '=', id).execute();
 }
+
+/** The project's webhooks that post to a URL (notification email targets are not counted). */
+export async function countProjectHttpWebhooks(db: Db, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('project_id', '=', projectId)
+    .where('kind', '=', 'http')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
