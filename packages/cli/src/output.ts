@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { ServiceError } from '@svc/protocol';
-import { printable } from './format/printable.js';
+import { printable, terminalSafe } from './format/printable.js';
 import type { Io } from './io.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -18,6 +18,8 @@ export interface Column<Row> {
 /**
  * Where a command's words go. With --json, stdout holds exactly one JSON document; people
  * get text on stdout for data and stderr for everything else, with colours only on a TTY.
+ * Every human text passes `terminalSafe` here, so nothing a submitter, a receiver or
+ * another token holder wrote can send a terminal escape sequence (docs/cli.md).
  */
 export class Output {
   readonly json: boolean;
@@ -41,17 +43,17 @@ export class Output {
       return;
     }
     const text = human?.();
-    if (text !== undefined && text !== '') this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    if (text !== undefined && text !== '') this.io.stdout.write(terminalSafe(text.endsWith('\n') ? text : `${text}\n`));
   }
 
   /** Human data on stdout; ignored with --json (the result document carries the data). */
   print(text: string): void {
-    if (!this.json) this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    if (!this.json) this.io.stdout.write(terminalSafe(text.endsWith('\n') ? text : `${text}\n`));
   }
 
   /** Progress and notes for people: always stderr, so they never corrupt --json output. */
   note(text: string): void {
-    this.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.io.stderr.write(terminalSafe(text.endsWith('\n') ? text : `${text}\n`));
   }
 
   warn(text: string): void {

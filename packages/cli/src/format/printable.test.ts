@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable } from './printable.js';
+import { printable, terminalSafe } from './printable.js';
 
 describe('text from others shown on a terminal', () => {
   it('shows escape sequences escaped, so they cannot clear the screen or fake text', () => {
@@ -18,5 +18,13 @@ describe('text from others shown on a terminal', () => {
 
   it('leaves ordinary text, accents and emoji alone', () => {
     expect(printable('Zoë — 東京 🎉 "quoted"')).toBe('Zoë — 東京 🎉 "quoted"');
+  });
+});
+
+describe('every human output, checked where it is written', () => {
+  it('keeps line breaks, tabs and colours, and escapes every other control sequence', () => {
+    expect(terminalSafe('\u001b[1mName\u001b[22m\tvalue\nnext')).toBe('\u001b[1mName\u001b[22m\tvalue\nnext');
+    expect(terminalSafe('url: https://x/\u001b]52;c;ZXZpbA==\u0007')).toBe('url: https://x/\\e]52;c;ZXZpbA==\\u{7}');
+    expect(terminalSafe('\u001b[2Jgone\roverwritten')).toBe('\\e[2Jgone\\roverwritten');
   });
 });

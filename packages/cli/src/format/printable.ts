@@ -13,3 +13,18 @@ const named: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 export function printable(text: string): string {
   return text.replace(unsafe, (character) => named[character] ?? `\\u{${character.codePointAt(0)!.toString(16)}}`);
 }
+
+// Our own colours: Select Graphic Rendition sequences only (`ESC [ … m`), which cannot move
+// the cursor, clear anything, or reach the clipboard.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const ownColourOrUnsafe = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A whole human output (tables, notes, results), checked once where it is written: line
+ * breaks, tabs and colour sequences stay; every other control character is shown escaped,
+ * whichever part of the text it came from. Cells of tables are escaped before already
+ * (`printable`), so data never breaks a table's lines.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(ownColourOrUnsafe, (match) => (match.length > 1 ? match : printable(match)));
+}
