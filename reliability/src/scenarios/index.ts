@@ -2,6 +2,7 @@ import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runCrashScenario } from './crash.js';
+import { runDurabilityScenario } from './durability.js';
 import { runErasureScenario } from './erasure.js';
 import { runFailingReceiverScenario } from './failing-receiver.js';
 import { runRaceScenario } from './races.js';
@@ -9,8 +10,8 @@ import { runRateLimitScenario } from './rate-limit.js';
 import { runRetentionScenario } from './retention.js';
 import { runSsrfScenario } from './ssrf.js';
 
-export type ScenarioName = 'crash' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention';
-export const scenarioNames: readonly ScenarioName[] = ['crash', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention'];
+export type ScenarioName = 'crash' | 'durability' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention';
+export const scenarioNames: readonly ScenarioName[] = ['crash', 'durability', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention'];
 
 /** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
 export type RunSize = 'full' | 'bounded';
@@ -33,6 +34,8 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
         log,
         ...(seed === undefined ? {} : { seed }),
       });
+    case 'durability':
+      return runDurabilityScenario({ backend, submissions: full ? 500 : 100, log });
     case 'races':
       return runRaceScenario({ backend, instances, concurrency: 100, rounds: full ? 20 : 3, log });
     case 'rate-limit':
