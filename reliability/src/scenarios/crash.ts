@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { type BackendName, createBackend, createForm, createWebhook, type FormFixture, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
+import { verify, WEBHOOK_SIGNATURE_HEADER } from '@svc/webhooks';
 import { delay, ProblemList, seededRandom, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
 import type { Store } from '@svc/server';
 
@@ -14,6 +17,8 @@ export interface CrashOptions {
   readonly deliveryWaitMs: number;
   /** Share of submissions sent with an idempotency key (retried with it after a crash). */
   readonly keyedShare?: number;
+  /** Share of submissions sent as multipart with a small file. */
+  readonly fileShare?: number;
   readonly seed?: number;
   readonly log?: Log;
 }
@@ -23,6 +28,8 @@ interface Acknowledged {
   readonly key: string | null;
   /** The answer came from a retry of a request a killed server never answered. */
   readonly afterCrash: boolean;
+  /** The file sent with it, if any. */
+  readonly file: string | null;
 }
 
 /** Delivery settings short enough that deliveries held by a killed worker come back within seconds. */
@@ -43,14 +50,15 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
   const problems = new ProblemList();
   const backend = await createBackend(options.backend);
   const store = await backend.openStore();
-  const receiver = await startReceiver({ keepBodies: false });
+  // Bodies are kept: each delivery's signature and body are checked against the stored event.
+  const receiver = await startReceiver({ keepBodies: true });
   const encryptionKey = newEncryptionKey();
   let server: SvcProcess | null = null;
   log(`crash on ${options.backend}: ${options.kills} kills, ${options.connections} submitters, up ${options.upMs[0]}–${options.upMs[1]} ms, seed ${seed}`);
 
   try {
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
-    await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
+    const { secret } = await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
     const start = (): Promise<SvcProcess> => startSvc({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
 
     // Submitters wait on `up` while the server is down.
@@ -63,7 +71,15 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
     const submitter = async (worker: number): Promise<void> => {
       for (let n = 0; !stopping; n++) {
         const key = random() < (options.keyedShare ?? 0.7) ? `crash-${seed}-${worker}-${n}` : null;
-        const body = JSON.stringify({ worker, n, email: 'load@example.com', message: 'crash test' });
+        const file = random() < (options.fileShare ?? 0.2) ? `file ${seed} ${worker} ${n}\n`.repeat(1 + (n % 50)) : null;
+        const body = (): string | FormData => {
+          if (file === null) return JSON.stringify({ worker, n, email: 'load@example.com', message: 'crash test' });
+          const form = new FormData();
+          form.set('worker', String(worker));
+          form.set('n', String(n));
+          form.set('attachment', new Blob([file]), `w${worker}-${n}.txt`);
+          return form;
+        };
         let afterCrash = false;
         for (;;) {
           const running = await up;
@@ -71,15 +87,15 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
           try {
             const response = await fetch(`${running.url}/api/f/${form.endpointId}`, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-              body,
+              headers: { ...(file === null ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) },
+              body: body(),
               signal: AbortSignal.timeout(15_000),
             });
             const text = await response.text();
             if (response.status === 200) {
               const answer = JSON.parse(text) as { id: string };
               if (response.headers.get('idempotent-replayed') === 'true') counts.replayed += 1;
-              acknowledged.push({ id: answer.id, key, afterCrash });
+              acknowledged.push({ id: answer.id, key, afterCrash, file });
             } else {
               counts.otherStatus += 1;
               problems.add(`answer ${response.status} ${text.slice(0, 200)} (worker ${worker}, submission ${n})`);
@@ -118,7 +134,7 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
     stopping = true;
     await Promise.all(submitters);
 
-    const facts = await check(store, form, acknowledged, receiver, options, problems, log);
+    const facts = await check(store, form, acknowledged, receiver, secret, options, problems, log);
     const exit = await server.stop();
     server = null;
     if (exit !== 0) problems.add(`the last server exited with ${exit} on SIGTERM`);
@@ -142,11 +158,13 @@ async function check(
   form: FormFixture,
   acknowledged: readonly Acknowledged[],
   receiver: WebhookReceiver,
+  secret: string,
   options: CrashOptions,
   problems: ProblemList,
   log: Log,
 ): Promise<Record<string, number>> {
-  const rows = await store.db.selectFrom('submissions').select(['id', 'idempotency_key']).where('form_id', '=', form.formId).execute();
+  const rows = await store.db.selectFrom('submissions').select(['id', 'idempotency_key', 'files']).where('form_id', '=', form.formId).execute();
+  const filesOf = new Map(rows.map((row) => [row.id, JSON.parse(row.files) as { sha256: string; size: number }[]]));
   const stored = new Set(rows.map((row) => row.id));
   const byKey = new Map<string, string[]>();
   for (const row of rows) {
@@ -156,6 +174,7 @@ async function check(
   for (const ack of acknowledged) {
     answeredIds.add(ack.id);
     if (!stored.has(ack.id)) problems.add(`LOST: submission ${ack.id} was answered 200${ack.afterCrash ? ' (after a crash)' : ''} but is not stored`);
+    else if (ack.file !== null) await checkFile(store, ack.id, ack.file, filesOf.get(ack.id) ?? [], problems);
     if (ack.key !== null) {
       const ids = byKey.get(ack.key) ?? [];
       if (ids.length > 1) problems.add(`DUPLICATE: idempotency key ${ack.key} has ${ids.length} submissions`);
@@ -186,13 +205,47 @@ async function check(
     problems.add(`NOT DELIVERED: ${(error as Error).message}; first missing: ${missing.slice(0, 3).join(', ')}`);
   }
   const delivered = expected.filter((id) => receiver.eventIds.has(id)).length;
+  // Every delivery is the stored event, byte for byte, signed with the webhook's secret.
+  const payloads = new Map(events.map((event) => [event.id, event.payload]));
+  let verified = 0;
+  for (const request of receiver.requests) {
+    const payload = payloads.get(request.eventId);
+    if (payload === undefined) {
+      problems.add(`a delivery carries event ${request.eventId}, which is not stored`, 'unknown event');
+      continue;
+    }
+    if (request.body.toString('utf8') !== payload) problems.add(`the body of a delivery of ${request.eventId} is not the stored event`, 'body differs');
+    try {
+      verify(request.body, request.headers[WEBHOOK_SIGNATURE_HEADER] as string, secret, { tolerance: 3_600 });
+      verified += 1;
+    } catch (error) {
+      problems.add(`the signature of a delivery of ${request.eventId} does not verify: ${(error as Error).message}`, 'bad signature');
+    }
+  }
   return {
     stored: rows.length,
     storedButUnacknowledged: [...stored].filter((id) => !answeredIds.has(id)).length,
     events: events.length,
     eventsDelivered: delivered,
     deliveryRequests: receiver.requests.length,
+    signaturesVerified: verified,
+    withFiles: acknowledged.filter((ack) => ack.file !== null).length,
     redeliveries: receiver.requests.length - receiver.eventIds.size,
     finalDrainMs: Math.round(performance.now() - waitStarted),
   };
+}
+
+/** The file of an acknowledged submission is stored under its hash, with exactly the bytes sent. */
+async function checkFile(store: Store, id: string, sent: string, files: readonly { sha256: string; size: number }[], problems: ProblemList): Promise<void> {
+  const sha256 = createHash('sha256').update(sent).digest('hex');
+  if (!files.some((file) => file.sha256 === sha256)) {
+    problems.add(`LOST FILE: submission ${id} does not list the file it was sent with`, 'file not listed');
+    return;
+  }
+  const content = await store.files.open(sha256);
+  if (content === null) {
+    problems.add(`LOST FILE: the file of submission ${id} (${sha256}) is not stored`, 'file missing');
+    return;
+  }
+  if (!(await buffer(content)).equals(Buffer.from(sent))) problems.add(`the stored file of submission ${id} differs from what was sent`, 'file differs');
 }
