@@ -5,7 +5,10 @@ export interface RateLimitOptions {
   readonly backend: BackendName;
   /** Servers sharing the store and Redis (more than one needs PostgreSQL + Redis). */
   readonly instances: number;
-  /** Client IPs (sent as x-forwarded-for to servers started with --trust-proxy). */
+  /**
+   * Client IPs (the right-most x-forwarded-for entry, as the one trusted proxy adds it; most
+   * requests also carry entries the client wrote in front, to escape its limit).
+   */
   readonly clients: number;
   readonly endpoints: number;
   /** Requests per client IP and endpoint; more than the limit of 30. */
@@ -21,7 +24,9 @@ const limit = 30;
  * Rate limit: with the default policy (30 per 5 minutes per IP per endpoint), requests from
  * several client IPs to several endpoints, interleaved over the instances, are accepted exactly
  * 30 times per (IP, endpoint); every other answer is a 429 with `retryAfter` and `retry-after`,
- * and exactly 30 submissions per (IP, endpoint) are stored.
+ * and exactly 30 submissions per (IP, endpoint) are stored. Most requests write spoofed
+ * entries in front of x-forwarded-for (a fresh random address, several, or text that is
+ * not an address), as a client behind the proxy can: none of them may count.
  */
 export async function runRateLimitScenario(options: RateLimitOptions): Promise<ScenarioResult> {
   const log = options.log ?? silentLog;
@@ -52,7 +57,7 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
           const pair = `${job.client}|${job.form.formId}`;
           const response = await fetch(`${server.url}/api/f/${job.form.endpointId}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-forwarded-for': job.client },
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed(job.client) },
             body: JSON.stringify({ n: job.n }),
           });
           const text = await response.text();
@@ -100,4 +105,14 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
     await store.close();
     await backend.cleanup();
   }
+}
+
+/** What a client behind the proxy can send: anything in front of the entry the proxy appends. */
+function spoofed(client: string): string {
+  const random = () => `${1 + Math.floor(Math.random() * 222)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+  const roll = Math.random();
+  if (roll < 0.2) return client;
+  if (roll < 0.6) return `${random()}, ${client}`;
+  if (roll < 0.8) return `${random()}, ${random()}, ${random()}, ${client}`;
+  return `not-an-ip-${Math.random().toString(36).slice(2)}, ${client}`;
 }
