@@ -42,11 +42,20 @@ const fakeResolverSource = `
 import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 const table = JSON.parse(process.env.SVC_RELIABILITY_FAKE_DNS ?? '{}');
+const rotating = JSON.parse(process.env.SVC_RELIABILITY_REBINDING_DNS ?? '{}');
+const asked = new Map();
 const original = dns.lookup;
 dns.lookup = function lookup(hostname, options, callback) {
   if (typeof options === 'function') { callback = options; options = {}; }
   if (typeof options === 'number') options = { family: options };
-  const entry = table[String(hostname).toLowerCase()];
+  const name = String(hostname).toLowerCase();
+  let entry = table[name];
+  // A rebinding name answers each lookup with the next of its answers, in turn.
+  if (rotating[name]) {
+    const count = asked.get(name) ?? 0;
+    asked.set(name, count + 1);
+    entry = rotating[name][count % rotating[name].length];
+  }
   if (!entry) return original.call(dns, hostname, options, callback);
   const addresses = entry.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   process.nextTick(() => (options && options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)));
@@ -106,15 +115,24 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
     for (const [name, entry] of Object.entries(table)) guardedTargets.set((await webhook(entry.url, false)).id, `${entry.url} (${name} → ${entry.addresses.join(', ')})`);
     const preload = join(backend.dataDir, 'fake-dns.mjs');
     await writeFile(preload, fakeResolverSource);
+    // DNS rebinding: a name that answers a public address, then the loopback address, in turn.
+    // Checking one answer and connecting with another would reach the loopback receiver.
+    const rebinding = { 'rebind.ssrf.test': [['93.184.215.14'], ['127.0.0.1']] };
+    const rebindingWebhook = (await webhook(`http://rebind.ssrf.test:${target.port}/hook`, false)).id;
     const guarded = await startSvc({
       args: [...backend.serverArgs, ...deliveryFlags],
-      env: { SVC_ENCRYPTION_KEY: encryptionKey, SVC_RELIABILITY_FAKE_DNS: JSON.stringify(Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, entry.addresses]))) },
+      env: {
+        SVC_ENCRYPTION_KEY: encryptionKey,
+        SVC_RELIABILITY_FAKE_DNS: JSON.stringify(Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, entry.addresses]))),
+        SVC_RELIABILITY_REBINDING_DNS: JSON.stringify(rebinding),
+      },
       nodeArgs: ['--import', pathToFileURL(preload).href],
     });
     servers.push(guarded);
     await submit(guarded, form);
     const refusedAtDelivery = await expectRefused(store, guardedTargets, options.waitMs, problems);
     facts['refusedAtDelivery'] = refusedAtDelivery;
+    facts['rebindingAttempts'] = await expectNoSuccess(store, rebindingWebhook, options.waitMs, problems);
     log(`  delivery: ${refusedAtDelivery} of ${guardedTargets.size} webhooks to private targets refused after resolution`);
     await stopAll(servers, problems);
 
@@ -213,4 +231,26 @@ async function expectRedirectsNotFollowed(store: Store, webhooks: ReadonlyMap<st
   const succeeded = await store.db.selectFrom('deliveries').select('id').where('webhook_id', 'in', [...webhooks.keys()]).where('status', '=', 'succeeded').execute();
   if (succeeded.length > 0) problems.add(`${succeeded.length} redirected deliveries were marked succeeded`);
   return notFollowed;
+}
+
+/** The rebinding webhook's deliveries: attempted (refused, or failed on the public address), never succeeded. */
+async function expectNoSuccess(store: Store, webhookId: string, waitMs: number, problems: ProblemList): Promise<number> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const rows = await store.db
+      .selectFrom('deliveries')
+      .select(['status', 'attempts'])
+      .where('webhook_id', '=', webhookId)
+      .execute();
+    if (rows.some((row) => row.status === 'succeeded')) {
+      problems.add('SSRF: a delivery to the rebinding name succeeded');
+      return rows.reduce((sum, row) => sum + row.attempts, 0);
+    }
+    const attempts = rows.reduce((sum, row) => sum + row.attempts, 0);
+    if ((rows.length > 0 && rows.every((row) => row.status === 'failed')) || Date.now() > deadline) {
+      if (attempts < 2) problems.add(`the rebinding name was attempted ${attempts} time(s); at least 2 lookups were needed to see both answers`);
+      return attempts;
+    }
+    await delay(200);
+  }
 }
