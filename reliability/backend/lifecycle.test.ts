@@ -6,7 +6,7 @@ const backend = await selectBackend();
 
 // Keeping and erasing data, and delivery beside a failing receiver (docs/privacy.md, docs/webhooks.md).
 describe.runIf(backend.available)(`failing receiver and erasure (bounded) on ${backend.name}`, () => {
-  it('delivers to the healthy receiver while a hanging one holds at most its share', { timeout: 180_000 }, async () => {
+  it("delivers to the healthy receivers while a hanging one holds at most its project's share", { timeout: 180_000 }, async () => {
     const result = await runScenario('failing-receiver', backend.name, 'bounded', () => undefined);
     expect(result.problems, describeResult(result).join('\n')).toEqual([]);
   });

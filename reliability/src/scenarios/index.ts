@@ -1,17 +1,19 @@
 import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
 import { runBadInputScenario } from './bad-input.js';
+import { runConnectionFloodScenario } from './connection-flood.js';
 import { runCrashScenario } from './crash.js';
 import { runDurabilityScenario } from './durability.js';
 import { runErasureScenario } from './erasure.js';
 import { runFailingReceiverScenario } from './failing-receiver.js';
+import { runLargeUploadsScenario } from './large-uploads.js';
 import { runRaceScenario } from './races.js';
 import { runRateLimitScenario } from './rate-limit.js';
 import { runRetentionScenario } from './retention.js';
 import { runSsrfScenario } from './ssrf.js';
 
-export type ScenarioName = 'crash' | 'durability' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention';
-export const scenarioNames: readonly ScenarioName[] = ['crash', 'durability', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention'];
+export type ScenarioName = 'crash' | 'durability' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention' | 'connection-flood' | 'large-uploads';
+export const scenarioNames: readonly ScenarioName[] = ['crash', 'durability', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention', 'connection-flood', 'large-uploads'];
 
 /** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
 export type RunSize = 'full' | 'bounded';
@@ -50,6 +52,10 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runErasureScenario({ backend, people: full ? 20 : 4, submissionsEach: full ? 10 : 3, load: full ? 2_000 : 200, concurrency: 16, log });
     case 'retention':
       return runRetentionScenario({ backend, old: full ? 10_000 : 1_000, load: full ? 3_000 : 300, concurrency: 16, log });
+    case 'connection-flood':
+      return runConnectionFloodScenario({ backend, connections: full ? 5_000 : 600, submissions: full ? 300 : 60, log });
+    case 'large-uploads':
+      return runLargeUploadsScenario({ backend, concurrent: full ? 30 : 8, fileMiB: full ? 24 : 16, log });
   }
 }
 

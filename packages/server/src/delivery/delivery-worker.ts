@@ -54,6 +54,12 @@ export class DeliveryWorker {
   private readonly heldByWebhook: ShareCounts;
   /** How many deliveries of each project this worker holds; at most `settings.perProject`. */
   private readonly heldByProject: ShareCounts;
+  /**
+   * Webhooks whose last attempt here failed: one attempt at a time until one succeeds, so a
+   * receiver that hangs or fails under continuing events holds one slot, not its share, and
+   * leaves its project's other webhooks their room.
+   */
+  private readonly struggling = new Set<string>();
   /** Attempts in flight or being recorded. */
   private readonly running = new Set<Promise<void>>();
   /** Webhooks this worker saw answer 410 Gone, and when: their deliveries claimed before are not sent. */
@@ -71,8 +77,8 @@ export class DeliveryWorker {
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
     this.sender = new HttpSender(dependencies.settings, dependencies.now);
     this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger, dependencies.now);
-    this.heldByWebhook = new ShareCounts(dependencies.settings.perWebhook);
-    this.heldByProject = new ShareCounts(dependencies.settings.perProject);
+    this.heldByWebhook = new ShareCounts((webhookId) => (this.struggling.has(webhookId) ? 1 : dependencies.settings.perWebhook));
+    this.heldByProject = new ShareCounts(() => dependencies.settings.perProject);
   }
 
   private get capacity(): number {
@@ -221,6 +227,8 @@ export class DeliveryWorker {
     }
     this.dependencies.onAttempt?.(result);
     const { record } = result;
+    if (record.status === 'succeeded') this.struggling.delete(job.webhookId);
+    else this.struggling.add(job.webhookId);
     const recorded = await this.recorder.record(record);
     if (this.waitingForRoom && this.held.size - 1 <= settings.concurrency) {
       this.waitingForRoom = false;
