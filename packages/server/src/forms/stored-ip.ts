@@ -8,7 +8,7 @@ export const formIpModes: readonly FormIpMode[] = ['full', 'truncated', 'none'];
  * The address as stored with a submission: all of it, none, or truncated to the network
  * (IPv4 /24: `203.0.113.0`; IPv6 /48: `2001:db8:85a3::`), which still tells networks apart
  * for spam review but no longer names one household. The rate limiter keeps using the
- * full address, for its window only.
+ * whole IPv4 address or IPv6 /64, for its window only.
  */
 export function storedIp(ip: string, mode: FormIpMode): string | null {
   if (mode === 'none') return null;
