@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceError } from '@svc/protocol';
 import { refuseUnstorableInput } from './storable-input.js';
 
-const refusal = async (input: Partial<FastifyRequest>): Promise<string | null> => {
-  try {
-    await refuseUnstorableInput(input as FastifyRequest);
-    return null;
-  } catch (error) {
-    return `${(error as ServiceError).code}: ${(error as ServiceError).message}`;
-  }
-};
+const refusal = (input: Partial<FastifyRequest>): Promise<string | null> =>
+  new Promise((resolve) =>
+    refuseUnstorableInput(input as FastifyRequest, {} as FastifyReply, (error?: Error) =>
+      resolve(error === undefined ? null : `${(error as ServiceError).code}: ${error.message}`),
+    ),
+  );
 
 describe('input a store cannot hold', () => {
   it('lets ordinary input through', async () => {

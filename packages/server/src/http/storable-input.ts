@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 
 /** Deeper input is refused before validation: nothing we accept nests this far, and deep recursion would exhaust the stack. */
@@ -9,11 +9,12 @@ export const maxInputDepth = 64;
  * 400 `invalid_body`, before any schema or database sees it, input nested deeper than
  * `maxInputDepth` and strings or keys holding NUL, which PostgreSQL's text cannot store.
  */
-export async function refuseUnstorableInput(request: FastifyRequest): Promise<void> {
+export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   for (const [where, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
     const problem = findProblem(value);
-    if (problem !== null) throw new ServiceError('invalid_body', `${where}${problem}`);
+    if (problem !== null) return done(new ServiceError('invalid_body', `${where}${problem}`));
   }
+  done();
 }
 
 function findProblem(root: unknown): string | null {

@@ -88,7 +88,7 @@ describe.runIf(backend.available)(`webhook and delivery operations on ${backend.
     );
     expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
     for (const attempt of attempts.filter((attempt) => attempt.status === 'rejected')) {
-      expect((attempt as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', message: expect.stringMatching(/at most 3 webhooks/) });
+      expect(attempt.reason).toMatchObject({ code: 'conflict', message: expect.stringMatching(/at most 3 webhooks/) });
     }
     expect(await listWebhooks(limited, adminPrincipal, scopeOf(form))).toHaveLength(3);
     // Another project has its own places.
