@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, codeForStatus, errorCodes, type ErrorCode } from '@svc/protocol';
 
@@ -63,13 +65,42 @@ export function logFailure(request: FastifyRequest, error: unknown): ServiceErro
   return failure;
 }
 
+/** How long a refused request's remaining body is still read (and dropped) before the connection closes. */
+const lingerMs = 5_000;
+
 /**
  * A request refused before its body was read to the end is answered with `connection:
  * close`: the bytes still coming would otherwise be read as the next request, or keep the
- * next request on this connection waiting behind them.
+ * next request on this connection waiting behind them. The close lingers, as mature
+ * servers' do: after the answer the server stops writing but reads and drops what the
+ * client is still sending, for up to 5 s, so that a client busy sending its body reads the
+ * answer instead of a reset connection.
  */
 export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (request.raw.complete) return;
+  reply.header('connection', 'close');
+  lingerAfterAnswer(request.raw);
+}
+
+function lingerAfterAnswer(incoming: IncomingMessage): void {
+  const socket = incoming.socket as Socket & { destroySoon?: () => void };
+  // Node ends a `connection: close` answer with socket.destroySoon(), which closes both
+  // directions at once; the server's sockets allow half-open, so end() closes only ours.
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    if (incoming.complete) close();
+    else {
+      incoming.once('end', close);
+      incoming.once('error', close);
+      incoming.resume();
+    }
+  };
 }
 
 /** `retry-after` for a 429; returns the seconds, or null for any other failure. */

@@ -267,6 +267,17 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(await submissions(form)).toHaveLength(0);
   });
 
+  it('lets a client still sending its body read the 413: the connection closes only after the rest is read and dropped', async () => {
+    const form = await createForm(suite.store, { rateLimit: { max: 100_000, windowSeconds: 60 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const body = new FormData();
+      for (let j = 0; j < 3; j++) body.append(`f${j}`, new Blob([new Uint8Array(60 * 1024 + i)]), 'f.bin');
+      statuses.push((await request(formUrl(form), { method: 'POST', body }).catch(() => ({ status: 0 }))).status);
+    }
+    expect(statuses.filter((status) => status !== 413)).toEqual([]);
+  });
+
   it('refuses field names over 100 characters with 422, in JSON and multipart', async () => {
     const form = await createForm(suite.store);
     const long = 'n'.repeat(101);
