@@ -20,11 +20,11 @@ export interface ConnectionPolicy {
 
 export const defaultConnectionPolicy: ConnectionPolicy = {
   maxConnections: 8_192,
-  maxConnectionsPerClient: 128,
+  maxConnectionsPerClient: 512,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 5_000,
-  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  idleTimeoutMs: 120_000,
 };
 
 export interface ConnectionRefusals {
