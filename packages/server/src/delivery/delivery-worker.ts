@@ -1,4 +1,3 @@
-import { ShareCounts } from './share-counts.js';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { randomToken } from '../ids.js';
@@ -12,6 +11,7 @@ import { attemptDelivery, type AttemptResult, type MailDelivery } from './attemp
 import { AttemptRecorder } from './attempt-recorder.js';
 import type { DeliverySettings } from './delivery-settings.js';
 import { HttpSender } from './http-sender.js';
+import { ShareCounts } from './share-counts.js';
 
 export interface DeliveryWorkerDependencies {
   readonly store: Store;
@@ -137,8 +137,8 @@ export class DeliveryWorker {
       const room = this.capacity - this.held.size;
       const now = this.dependencies.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
-      const excludeWebhooks = this.webhooksAtLimit();
-      const excludeProjects = this.projectsAtLimit();
+      const excludeWebhooks = this.heldByWebhook.atLimit();
+      const excludeProjects = this.heldByProject.atLimit();
       const work = await store.transaction(async (trx) => {
         const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
         const claimLimit = room - dispatched.leased.length;
@@ -157,10 +157,10 @@ export class DeliveryWorker {
       this.waitingForRoom = work.full;
       if (work.moreEvents && !this.waitingForRoom) this.pumpAgain = true;
     } while (this.pumpAgain && !this.stopped);
-    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.webhooksAtLimit(), this.projectsAtLimit()));
+    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.heldByWebhook.atLimit(), this.heldByProject.atLimit()));
   }
 
-  /** Holds a claimed job; false when its webhook already has as many as it may (the job is not held). */
+  /** Holds a claimed job; false when its webhook or its project already has as many as it may (the job is not held). */
   private hold(job: DeliveryJob): boolean {
     // Our own lease, taken again while its attempt is still queued or in flight.
     if (this.held.has(job.deliveryId)) return true;
@@ -178,14 +178,6 @@ export class DeliveryWorker {
     const projectFreed = this.heldByProject.remove(job.projectId);
     // A webhook or project at its limit may have due deliveries no worker claimed for it: claim them now.
     if (webhookFreed || projectFreed) this.pump();
-  }
-
-  private webhooksAtLimit(): string[] {
-    return this.heldByWebhook.atLimit();
-  }
-
-  private projectsAtLimit(): string[] {
-    return this.heldByProject.atLimit();
   }
 
   private startSends(): void {

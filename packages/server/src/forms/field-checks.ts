@@ -6,6 +6,11 @@ export const maxFieldNameLength = 100;
 export const longNameMessage = `field names are at most ${maxFieldNameLength} characters`;
 export const inexactNumberMessage = 'must be a number that can be stored exactly as sent (send it as a string to keep every digit)';
 
+/** The error entry of a name over the limit, keyed by the name shortened to the limit. */
+export function longNameError(name: string): Record<string, string> {
+  return { [`${name.slice(0, maxFieldNameLength)}…`]: longNameMessage };
+}
+
 /**
  * Per-field checks of a submission. The specification sets one rule: a field named
  * `email`, when present, holds a valid address (every value, when it was sent more than
@@ -22,7 +27,7 @@ export function checkFields(fields: Readonly<Record<string, unknown>>, inexactNu
     if (values.length === 0 || !values.every(isValidEmail)) errors['email'] = invalidEmailMessage;
   }
   for (const name of Object.keys(fields)) {
-    if (name.length > maxFieldNameLength) errors[`${name.slice(0, maxFieldNameLength)}…`] = longNameMessage;
+    if (name.length > maxFieldNameLength) Object.assign(errors, longNameError(name));
   }
   for (const name of inexactNumbers) {
     if (name.length <= maxFieldNameLength) errors[name] = inexactNumberMessage;

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FileStore, StagedFile } from '../store/files/file-store.js';
-import { longNameMessage, maxFieldNameLength } from './field-checks.js';
+import { longNameError, longNameMessage, maxFieldNameLength } from './field-checks.js';
 import type { FormLimits } from './limits.js';
 
 /** A file read from a multipart submission, staged but not yet permanent. */
@@ -29,13 +29,10 @@ const limitCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FI
 export async function readMultipart(request: FastifyRequest, files: FileStore, limits: FormLimits): Promise<MultipartSubmission> {
   const fields = new Map<string, unknown>();
   const uploads: StagedUpload[] = [];
-  const budget = { used: 0, max: limits.multipartBytes };
-  // The limit is on the whole body: bytes outside the parts (preamble, part headers,
-  // epilogue) count too. A declared length over it is refused before anything is read.
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limits.multipartBytes) throw tooLarge(`a multipart submission carries at most ${limits.multipartBytes} bytes`);
-  let bodyBytes = 0;
-  const countBody = (chunk: Buffer) => void (bodyBytes += chunk.byteLength);
+  // The limit is on the whole body as it arrives: bytes outside the parts (preamble, part
+  // headers, epilogue) count too. A declared length over it is refused before anything is read.
+  const body = new BodyMeter(limits.multipartBytes);
+  body.check(Number(request.headers['content-length'] ?? 0));
   try {
     const parts = request.parts({
       limits: {
@@ -48,23 +45,21 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         parts: limits.fields + limits.files,
       },
     })[Symbol.asyncIterator]();
-    // The first step starts the parser (the body is piped into it synchronously); a body
-    // with no bytes at all is watched for from that moment on.
+    // The first step starts the parser (the body is piped into it synchronously); the body's
+    // bytes are counted from that moment on.
     const first = parts.next();
-    let sawBody = false;
-    request.raw.once('data', () => (sawBody = true));
-    request.raw.on('data', countBody);
+    request.raw.on('data', body.count);
     for (let step = await first; !step.done; step = await parts.next()) {
       const part = step.value;
       if (part.type === 'field') {
         if (part.fieldnameTruncated) throw longFieldName(part.fieldname);
         if (part.valueTruncated) throw tooLarge('a field value is over its size limit');
-        spend(budget, Buffer.byteLength(String(part.value)));
+        body.check();
         addField(fields, part.fieldname, part.value);
         continue;
       }
       if (part.fieldname.length > maxFieldNameLength) throw longFieldName(part.fieldname);
-      const staged = await stageFile(files, part.file, budget);
+      const staged = await stageFile(files, part.file, body);
       if (part.file.truncated) {
         await staged.discard();
         throw tooLarge(`a file is larger than ${limits.fileBytes} bytes`);
@@ -79,30 +74,41 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
     }
     // Not even the closing delimiter, which every multipart body has (RFC 2046); the parser
     // would take it for an empty form.
-    if (!sawBody) throw new ServiceError('invalid_body', 'the multipart body is empty');
-    if (bodyBytes > limits.multipartBytes) throw tooLarge(`a multipart submission carries at most ${limits.multipartBytes} bytes`);
+    if (body.bytes === 0) throw new ServiceError('invalid_body', 'the multipart body is empty');
+    body.check();
   } catch (error) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     throw asRequestError(error);
   } finally {
-    request.raw.off('data', countBody);
+    request.raw.off('data', body.count);
   }
   return { fields: Object.fromEntries(fields), uploads };
 }
 
-async function stageFile(files: FileStore, stream: Readable, budget: { used: number; max: number }): Promise<StagedFile> {
-  async function* counted(): AsyncGenerator<Uint8Array> {
+/** The bytes of the request body received so far, against the multipart limit. */
+class BodyMeter {
+  bytes = 0;
+
+  constructor(private readonly max: number) {}
+
+  readonly count = (chunk: Buffer): void => {
+    this.bytes += chunk.byteLength;
+  };
+
+  /** Throws 413 once the body (or the length it declares) is over the limit. */
+  check(bytes = this.bytes): void {
+    if (bytes > this.max) throw tooLarge(`a multipart submission carries at most ${this.max} bytes`);
+  }
+}
+
+async function stageFile(files: FileStore, stream: Readable, body: BodyMeter): Promise<StagedFile> {
+  async function* checked(): AsyncGenerator<Uint8Array> {
     for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-      spend(budget, chunk.byteLength);
+      body.check();
       yield chunk;
     }
   }
-  return files.stage(counted());
-}
-
-function spend(budget: { used: number; max: number }, bytes: number): void {
-  budget.used += bytes;
-  if (budget.used > budget.max) throw tooLarge(`a multipart submission carries at most ${budget.max} bytes`);
+  return files.stage(checked());
 }
 
 function addField(fields: Map<string, unknown>, name: string, value: unknown): void {
@@ -113,7 +119,7 @@ function addField(fields: Map<string, unknown>, name: string, value: unknown): v
 }
 
 function longFieldName(name: string): ServiceError {
-  return new ServiceError('validation_failed', longNameMessage, { errors: { [`${name.slice(0, maxFieldNameLength)}…`]: longNameMessage } });
+  return new ServiceError('validation_failed', longNameMessage, { errors: longNameError(name) });
 }
 
 function tooLarge(message: string): ServiceError {

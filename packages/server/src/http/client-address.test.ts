@@ -38,6 +38,9 @@ describe('the client address', () => {
     expect(() => parseProxyTrust('99')).toThrow(/hop count/);
     expect(parseProxyTrust('false')).toEqual(noProxyTrust);
     expect(parseProxyTrust('0')).toEqual(noProxyTrust);
+    // Booleans as every switch's environment variable takes them (SVC_TRUST_PROXY=yes).
+    expect(parseProxyTrust('yes')).toEqual({ kind: 'hops', hops: 1 });
+    expect(parseProxyTrust('off')).toEqual(noProxyTrust);
   });
 
   it('counts IPv6 clients by their /64 and IPv4 clients by their address', () => {

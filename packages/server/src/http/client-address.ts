@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type * as IpAddr from 'ipaddr.js';
+import { parseBoolean } from '../parse-values.js';
 
 // ipaddr.js is CommonJS with `export =`; its names are not visible to an ESM import.
 const ipaddr = createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;
@@ -14,7 +15,7 @@ type Address = IpAddr.IPv4 | IpAddr.IPv6;
 export type ProxyTrust =
   | { readonly kind: 'none' }
   | { readonly kind: 'hops'; readonly hops: number }
-  | { readonly kind: 'networks'; readonly networks: readonly (readonly [Address, number])[]; readonly text: string };
+  | { readonly kind: 'networks'; readonly networks: readonly (readonly [Address, number])[] };
 
 export const noProxyTrust: ProxyTrust = { kind: 'none' };
 
@@ -25,25 +26,24 @@ const namedNetworks: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * `--trust-proxy`'s value: `true` (alone) trusts the directly connected peer, a number that
- * many hops, a comma-separated list of addresses, CIDRs or `loopback`, `linklocal`,
- * `uniquelocal` the peers inside them; `false`, `0` or nothing trusts nobody.
+ * `--trust-proxy`'s value: a boolean as every switch takes it (`true` alone trusts the
+ * directly connected peer, `false` nobody), a number that many hops, or a comma-separated
+ * list of addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal`: the peers inside them.
  */
 export function parseProxyTrust(text: string): ProxyTrust {
   const value = text.trim().toLowerCase();
-  if (value === '' || value === 'false' || value === 'off' || value === '0') return noProxyTrust;
-  if (value === 'true' || value === 'on') return { kind: 'hops', hops: 1 };
+  if (/^(|true|false|yes|no|on|off)$/.test(value)) return parseBoolean(value) ? { kind: 'hops', hops: 1 } : noProxyTrust;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
     if (hops > 32) throw new Error('a hop count must be from 0 to 32');
-    return { kind: 'hops', hops };
+    return hops === 0 ? noProxyTrust : { kind: 'hops', hops };
   }
   const networks: (readonly [Address, number])[] = [];
   for (const part of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
     for (const spelled of namedNetworks[part] ?? [part]) networks.push(parseNetwork(spelled));
   }
   if (networks.length === 0) throw new Error('must be a hop count or a list of addresses or CIDRs');
-  return { kind: 'networks', networks, text: value };
+  return { kind: 'networks', networks };
 }
 
 function parseNetwork(text: string): readonly [Address, number] {
@@ -70,7 +70,7 @@ export function canonicalAddress(text: string | undefined): string | null {
 
 /** Whether `address` (canonical) may be a proxy that speaks for clients: with a hop count, any peer may. */
 export function mayBeTrustedProxy(address: string, trust: ProxyTrust): boolean {
-  return trust.kind === 'hops' ? trust.hops > 0 : isTrusted(address, 0, trust);
+  return isTrusted(address, 0, trust);
 }
 
 function isTrusted(address: string, hop: number, trust: ProxyTrust): boolean {
@@ -115,5 +115,5 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
 export function limitedAddress(address: string): string {
   if (isIP(address) !== 6) return address;
   const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4);
-  return `${parts.map((part: number) => part.toString(16)).join(':')}::/64`;
+  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
 }

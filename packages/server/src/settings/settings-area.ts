@@ -1,4 +1,3 @@
-import { refuseUnstorableInput } from '../http/storable-input.js';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -8,6 +7,7 @@ import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
 import type { OperationContext } from '../operations/context.js';
 import type { RoutePlugin } from '../http/app.js';
+import { refuseUnstorableInput } from '../http/storable-input.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
 import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
 import { authRoutes } from './routes/auth-routes.js';

@@ -1,4 +1,3 @@
-import { refuseUnstorableInput } from '../storable-input.js';
 import type { FailedAuthentications } from '../../auth/failed-authentications.js';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -10,6 +9,7 @@ import type { RateLimitPolicy } from '../../ratelimit/policy.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { RoutePlugin } from '../app.js';
 import { sendError } from '../error-replies.js';
+import { refuseUnstorableInput } from '../storable-input.js';
 import type { CliApiInstance, CliRoutes } from './cli-api-instance.js';
 import { formRoutes } from './forms.js';
 import { projectRoutes } from './projects.js';

@@ -1,12 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type FileStore, type StagedFile } from './file-store.js';
-
-const staleSpoolMs = 60 * 60 * 1000;
+import { prepareSpool, spoolToFile } from './spool.js';
 
 /** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
 export const fileChunkBytes = 256 * 1024;
@@ -27,35 +25,13 @@ export class DatabaseFileStore implements FileStore {
     this.spool = join(dataDir, '.spool');
   }
 
-  /** Removes spool files an interrupted process left (old ones only: other instances may share the directory). */
-  async init(now = Date.now()): Promise<void> {
-    await mkdir(this.spool, { recursive: true, mode: 0o700 });
-    for (const name of await readdir(this.spool)) {
-      const path = join(this.spool, name);
-      const info = await stat(path).catch(() => null);
-      if (info && info.mtimeMs < now - staleSpoolMs) await rm(path, { force: true });
-    }
+  init(): Promise<void> {
+    return prepareSpool(this.spool);
   }
 
   async stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
-    await mkdir(this.spool, { recursive: true, mode: 0o700 });
-    const path = join(this.spool, randomBytes(12).toString('hex'));
-    const handle = await open(path, 'wx', 0o600);
-    const hash = createHash('sha256');
-    let size = 0;
-    try {
-      for await (const chunk of content) {
-        hash.update(chunk);
-        size += chunk.byteLength;
-        await handle.write(chunk);
-      }
-    } catch (error) {
-      await handle.close();
-      await rm(path, { force: true });
-      throw error;
-    }
-    await handle.close();
-    const sha256 = hash.digest('hex');
+    // Not synced: a crash loses only requests not yet answered; the commit copies it into the database.
+    const { path, sha256, size } = await spoolToFile(this.spool, content, { sync: false });
     let done = false;
     return {
       sha256,

@@ -1,11 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { sha256Pattern, type FileStore, type StagedFile } from './file-store.js';
-
-const staleStagingMs = 60 * 60 * 1000;
+import { prepareSpool, spoolToFile } from './spool.js';
 
 /**
  * Files on local disk under `<data dir>/files/<2 hex>/<sha256>`: staged in `files/.staging`,
@@ -20,37 +18,12 @@ export class DiskFileStore implements FileStore {
     this.staging = join(this.root, '.staging');
   }
 
-  async init(): Promise<void> {
-    await mkdir(this.staging, { recursive: true, mode: 0o700 });
-    // Leftovers of requests interrupted by a crash. Only old ones: another process may be
-    // sharing this data dir and staging files right now.
-    const cutoff = Date.now() - staleStagingMs;
-    for (const name of await readdir(this.staging)) {
-      const path = join(this.staging, name);
-      const info = await stat(path).catch(() => null);
-      if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
-    }
+  init(): Promise<void> {
+    return prepareSpool(this.staging);
   }
 
   async stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
-    const path = join(this.staging, randomBytes(12).toString('hex'));
-    const handle = await open(path, 'wx', 0o600);
-    const hash = createHash('sha256');
-    let size = 0;
-    try {
-      for await (const chunk of content) {
-        hash.update(chunk);
-        size += chunk.byteLength;
-        await handle.write(chunk);
-      }
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await rm(path, { force: true });
-      throw error;
-    }
-    await handle.close();
-    const sha256 = hash.digest('hex');
+    const { path, sha256, size } = await spoolToFile(this.staging, content, { sync: true });
     const directory = join(this.root, sha256.slice(0, 2));
     const target = join(directory, sha256);
     return {
