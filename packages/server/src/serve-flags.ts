@@ -141,6 +141,8 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--request-timeout', value: '<duration>', env: 'SVC_REQUEST_TIMEOUT', defaultValue: '120s', description: 'time a client has to send a whole request, body included', apply: (text, draft) => void (draft.connections = { ...draft.connections, requestTimeoutMs: parseTimeout(text) }) },
   { flag: '--keep-alive-timeout', value: '<duration>', env: 'SVC_KEEP_ALIVE_TIMEOUT', defaultValue: '72s', description: 'an idle keep-alive connection is closed after this', apply: (text, draft) => void (draft.connections = { ...draft.connections, keepAliveTimeoutMs: parseTimeout(text) }) },
   { flag: '--idle-timeout', value: '<duration>', env: 'SVC_IDLE_TIMEOUT', defaultValue: '120s', description: 'a connection on which nothing moves is closed after this', apply: (text, draft) => void (draft.connections = { ...draft.connections, idleTimeoutMs: parseTimeout(text) }) },
+  { flag: '--database-timeout', value: '<duration>', env: 'SVC_DATABASE_TIMEOUT', defaultValue: '5s', description: 'a database operation (connection, lock, statement) fails with 503 after this', apply: (text, draft) => void (draft.databaseTimeoutMs = parseTimeout(text)) },
+  { flag: '--min-free-space', value: '<size>', env: 'SVC_MIN_FREE_SPACE', defaultValue: '64MiB', description: 'below this much free disk under the data dir, /healthz reports the storage full', apply: size((draft, bytes) => (draft.minFreeBytes = bytes)) },
   {
     flag: '--log-level',
     value: '<level>',
@@ -159,6 +161,7 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--delivery-timeout', value: '<duration>', env: 'SVC_DELIVERY_TIMEOUT', defaultValue: '10s', hidden: true, description: 'one webhook delivery attempt, connect to end of answer', apply: (text, draft) => void (draft.deliveryTimeoutMs = parseDuration(text)) },
   { flag: '--delivery-lease', value: '<duration>', env: 'SVC_DELIVERY_LEASE', defaultValue: '60s', hidden: true, description: 'how long a worker holds a claimed delivery; timeout + 1s at least', apply: (text, draft) => void (draft.deliveryLeaseMs = parseDuration(text)) },
   { flag: '--delivery-poll-interval', value: '<duration>', env: 'SVC_DELIVERY_POLL_INTERVAL', defaultValue: '30s', hidden: true, description: 'safety-net poll of the delivery worker', apply: (text, draft) => void (draft.deliveryPollIntervalMs = parseDuration(text)) },
+  { flag: '--health-interval', value: '<duration>', env: 'SVC_HEALTH_INTERVAL', defaultValue: '1s', hidden: true, description: 'how often the database, the storage and Redis are probed', apply: (text, draft) => void (draft.healthIntervalMs = parseTimeout(text)) },
   { flag: '--delivery-concurrency', value: '<n>', env: 'SVC_DELIVERY_CONCURRENCY', defaultValue: '64', hidden: true, description: 'delivery requests in flight per process', apply: (text, draft) => void (draft.deliveryConcurrency = parseCount(text, 1, 10_000)) },
 ];
 

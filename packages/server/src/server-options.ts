@@ -3,6 +3,7 @@ import type { FormIpMode } from './forms/stored-ip.js';
 import { noProxyTrust, type ProxyTrust } from './http/client-address.js';
 import { defaultConnectionPolicy, type ConnectionPolicy } from './http/connection-policy.js';
 import { defaultMaxKeys } from './ratelimit/rate-limiter.js';
+import { defaultDatabaseTimeoutMs, defaultMinFreeBytes } from './store/store.js';
 import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
@@ -26,6 +27,12 @@ export interface ServerOptions {
   readonly allowPrivateTargets: boolean;
   /** Connections in all and per client, and the timeouts on each (docs/server.md, "Limits and timeouts"). */
   readonly connections: ConnectionPolicy;
+  /** How long a database operation may wait (a connection, a lock, a statement) before it fails with 503. */
+  readonly databaseTimeoutMs: number;
+  /** Below this much free space under the data dir, health reports the storage full (docs/server.md, "When a dependency fails"). */
+  readonly minFreeBytes: number;
+  /** How often the health monitor probes the database, the storage and Redis. */
+  readonly healthIntervalMs: number;
   /** Keys the rate limiters of one process count before newcomers share one counter. */
   readonly rateLimitKeys: number;
   /** Finished deliveries, their attempts and events are removed after this (docs/privacy.md). */
@@ -92,6 +99,9 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     allowPrivateTargets: false,
     connections: defaultConnectionPolicy,
     rateLimitKeys: defaultMaxKeys,
+    databaseTimeoutMs: defaultDatabaseTimeoutMs,
+    minFreeBytes: defaultMinFreeBytes,
+    healthIntervalMs: 1_000,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
     maintenanceIntervalMs: 3_600_000,

@@ -14,6 +14,9 @@ import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
 import { startMaintenance } from './maintenance.js';
+import { DependencyHealth, unavailableAnswers, type DependencyName } from './health/dependency-health.js';
+import { startHealthMonitor } from './health/health-monitor.js';
+import { watchRedis } from './health/redis-watch.js';
 import { createLogger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { FlexibleRateLimiter, type RateLimiter } from './ratelimit/rate-limiter.js';
@@ -46,11 +49,27 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
   if (encryption.warning) logger.warn(encryption.warning);
   const options: ServerOptions = { ...requested, encryptionKey: encryption.key };
   const box = new SecretBox(encryption.key);
+  const dependencies: DependencyName[] = options.redisUrl ? ['database', 'storage', 'redis'] : ['database', 'storage'];
+  const health = new DependencyHealth(logger, dependencies, new Set(['database', 'storage']));
+  // A failure of background work: a dependency's goes to its health (one line when it goes
+  // away, one when it is back), anything else is logged as the error it is.
+  let classify: Store['dependencyFailure'] = () => null;
+  const backgroundFailure = (error: unknown, context: string): void => {
+    const failure = classify(error);
+    if (failure) health.set(failure.dependency, failure.reason);
+    else logger.error({ err: error }, `background failure: ${context}`);
+  };
   const store = await openStore({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
-    onBackgroundError: (error, context) => logger.error({ err: error }, `background failure: ${context}`),
+    databaseTimeoutMs: options.databaseTimeoutMs,
+    minFreeBytes: options.minFreeBytes,
+    onBackgroundError: backgroundFailure,
   });
+  classify = store.dependencyFailure;
+  if (store.created) {
+    logger.warn({ dataDir: options.dataDir, backend: store.capabilities.dialect }, options.databaseUrl ? 'created a new, empty store: the database had no tables' : `created a new, empty store in ${options.dataDir}`);
+  }
   const closers: (() => Promise<void> | void)[] = [() => store.close()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.reverse()) await close();
@@ -58,10 +77,16 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 
   try {
     await checkEncryptionKey(store, box, encryption.source);
-    const redis = options.redisUrl ? await connectRedis(options.redisUrl, logger) : null;
-    if (redis) closers.push(() => redis.quit().then(() => undefined, () => redis.disconnect()));
+    const monitor = startHealthMonitor({ store, health, intervalMs: options.healthIntervalMs, probeTimeoutMs: healthProbeTimeoutMs });
+    closers.push(() => monitor.stop());
+    await monitor.probe();
+    const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
+    if (redis) {
+      const watch = watchRedis(redis, health, { intervalMs: options.healthIntervalMs });
+      closers.push(() => redis.quit().then(() => undefined, () => redis.disconnect()), () => watch.stop());
+    }
 
-    const rateLimiter = await createRateLimiter(store, redis, options, logger);
+    const rateLimiter = await createRateLimiter(store, redis, options, backgroundFailure);
     closers.push(() => rateLimiter.close());
     if (options.databaseUrl && !redis) {
       logger.warn('PostgreSQL without --redis-url: rate limits are counted per instance');
@@ -98,11 +123,10 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       idempotencyWindowMs: options.idempotencyWindowMs,
       formIp: options.formIp,
     };
-    const dependencies = redis ? { redis: async () => void (await redis.ping()) } : undefined;
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
-    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { store, metrics, ...(dependencies ? { dependencies } : {}) })];
+    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics })];
     const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
@@ -113,11 +137,12 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
     }
     if (options.role !== 'web') {
-      const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
+      const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, reportFailure: backgroundFailure, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
       closers.push(() => worker.stop());
     }
-    const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy, connections: options.connections }, plugins);
+    const asUnavailable = unavailableAnswers(store, health);
+    const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy, connections: options.connections, asUnavailable }, plugins);
     await app.listen({ host: options.host, port: options.port });
     closers.push(() => app.close());
     // Only once the server listens: a first start that fails before (a port in use) must not
@@ -136,13 +161,20 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
   }
 }
 
-async function connectRedis(url: string, logger: ReturnType<typeof createLogger>): Promise<Redis> {
+/** A probe with no answer by then counts as a failure, so that `/healthz` answers within a second. */
+const healthProbeTimeoutMs = 750;
+/** A Redis command with no answer by then fails, and the per-instance fallback counts instead (docs/server.md). */
+const redisCommandTimeoutMs = 250;
+
+async function connectRedis(url: string): Promise<Redis> {
   // Auto-pipelining sends the commands of one event-loop turn (every rate-limit check of the
   // requests that arrived together) in one write: a socket write each cost ~10 % of the CPU.
+  // No offline queue: while Redis is away commands fail at once and the fallback counts.
   // Loaded only when Redis is configured.
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
-  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true, commandTimeout: redisCommandTimeoutMs });
+  // Reported by the Redis watch (health/redis-watch.ts) as one line per change.
+  redis.on('error', () => undefined);
   try {
     await redis.connect();
   } catch (error) {
@@ -152,9 +184,9 @@ async function connectRedis(url: string, logger: ReturnType<typeof createLogger>
   return redis;
 }
 
-async function createRateLimiter(store: Store, redis: Redis | null, options: ServerOptions, logger: ReturnType<typeof createLogger>): Promise<RateLimiter> {
+async function createRateLimiter(store: Store, redis: Redis | null, options: ServerOptions, reportFailure: (error: unknown, context: string) => void): Promise<RateLimiter> {
   if (redis) return FlexibleRateLimiter.inRedis(redis, `${options.redisPrefix}`, options.rateLimitKeys);
-  const snapshots = new RateLimitSnapshots(store.db, 1_000, (error) => logger.warn({ err: error }, 'could not save rate-limit counters'));
+  const snapshots = new RateLimitSnapshots(store.db, 1_000, (error) => reportFailure(error, 'could not save rate-limit counters'));
   await snapshots.load();
   return FlexibleRateLimiter.inMemory(snapshots, options.rateLimitKeys);
 }

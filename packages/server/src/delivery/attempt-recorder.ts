@@ -1,19 +1,26 @@
-import type { Logger } from 'pino';
 import { Batcher } from '../lib/batcher.js';
 import { recordAttempts, type AttemptRecord } from '../store/queries/record-attempts.js';
 import type { Store } from '../store/store.js';
 
+/** While the store is unavailable, an attempt's outcome is offered to it again this often. */
+const recordRetryMs = 1_000;
+
 /**
  * Records finished attempts with group commit: attempts that finish together share one
- * transaction. A batch that fails is retried one attempt at a time; an attempt that still
- * cannot be recorded is left to its lease, so it is made again later (at least once).
+ * transaction. A batch that fails is retried one attempt at a time. An attempt whose
+ * outcome could not be recorded because the store was unavailable (a database restart,
+ * a full disk) is offered again every second until the store takes it, so it is neither
+ * lost nor left waiting for its lease; if the worker stops first, its lease brings it back
+ * (at least once). One that fails for any other reason is left to its lease.
  */
 export class AttemptRecorder {
   private readonly batcher: Batcher<AttemptRecord, boolean>;
+  private stopping = false;
+  private readonly waits = new Set<() => void>();
 
   constructor(
     private readonly store: Store,
-    private readonly logger: Logger,
+    private readonly reportFailure: (error: unknown, context: string) => void,
     private readonly now: () => number,
   ) {
     this.batcher = new Batcher({
@@ -26,15 +33,38 @@ export class AttemptRecorder {
 
   /** Resolves true when recorded, false when the lease was lost or recording failed. */
   async record(record: AttemptRecord): Promise<boolean> {
-    try {
-      return await this.batcher.add(record);
-    } catch (error) {
-      this.logger.error({ err: error, delivery: record.deliveryId }, 'could not record a delivery attempt; it will be made again after its lease');
-      return false;
+    for (;;) {
+      try {
+        return await this.batcher.add(record);
+      } catch (error) {
+        this.reportFailure(error, `could not record an attempt of delivery ${record.deliveryId}; it will be made again after its lease`);
+        if (this.stopping || this.store.dependencyFailure(error) === null) return false;
+        await this.pause();
+        if (this.stopping) return false;
+      }
     }
   }
 
+  /** Stops offering outcomes again: what is still unrecorded is left to its lease. */
+  stopRetrying(): void {
+    this.stopping = true;
+    for (const wake of this.waits) wake();
+  }
+
+  /** Waits for the batches in flight. */
   drain(): Promise<void> {
     return this.batcher.drain();
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waits.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, recordRetryMs);
+      this.waits.add(wake);
+    });
   }
 }

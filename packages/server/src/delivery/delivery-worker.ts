@@ -20,6 +20,11 @@ export interface DeliveryWorkerDependencies {
   /** Sends notification emails; null when the server has no `--smtp-url`. */
   readonly mail: MailDelivery | null;
   readonly logger: Logger;
+  /**
+   * Told of failures of the worker's own store work; a dependency's failure (the database
+   * restarting) is one health line, not one error per try. Default: logged as errors.
+   */
+  readonly reportFailure?: (error: unknown, context: string) => void;
   /** The clock of leases, schedules and attempts (injected, as the operations' is). */
   readonly now: () => number;
   /** Called after every attempt, for metrics. */
@@ -46,6 +51,7 @@ export class DeliveryWorker {
   readonly owner = `${hostname()}/${process.pid}/${randomToken(40)}`;
   private readonly sender: HttpSender;
   private readonly recorder: AttemptRecorder;
+  private readonly reportFailure: (error: unknown, context: string) => void;
   /** Leased deliveries waiting for a request slot, oldest first. */
   private readonly queue: DeliveryJob[] = [];
   /** Every delivery this worker holds (queued or in flight), by id. */
@@ -76,7 +82,8 @@ export class DeliveryWorker {
 
   constructor(private readonly dependencies: DeliveryWorkerDependencies) {
     this.sender = new HttpSender(dependencies.settings, dependencies.now);
-    this.recorder = new AttemptRecorder(dependencies.store, dependencies.logger, dependencies.now);
+    this.reportFailure = dependencies.reportFailure ?? ((error, context) => dependencies.logger.error({ err: error }, context));
+    this.recorder = new AttemptRecorder(dependencies.store, this.reportFailure, dependencies.now);
     this.heldByWebhook = new ShareCounts((webhookId) => (this.struggling.has(webhookId) ? 1 : dependencies.settings.perWebhook));
     this.heldByProject = new ShareCounts(() => dependencies.settings.perProject);
   }
@@ -107,6 +114,7 @@ export class DeliveryWorker {
     await releaseLeases(this.dependencies.store.db, unsent, this.owner, this.dependencies.now()).catch((error: unknown) =>
       this.dependencies.logger.warn({ err: error }, 'could not give back unused delivery leases; they expire on their own'),
     );
+    this.recorder.stopRetrying();
     await Promise.allSettled([...this.running]);
     await this.recorder.drain();
     await this.sender.close();
@@ -121,7 +129,7 @@ export class DeliveryWorker {
     this.pumping = this.pumpUntilIdle()
       .catch((error: unknown) => {
         this.pumpAgain = false;
-        this.dependencies.logger.error({ err: error }, 'delivery worker: claiming work failed; trying again shortly');
+        this.reportFailure(error, 'delivery worker: claiming work failed; trying again shortly');
         this.wakeAt(this.dependencies.now() + retryAfterFailureMs);
       })
       .finally(() => {

@@ -105,6 +105,13 @@ const explanations: Partial<Record<ErrorCode, (failure: ServiceError, limits: Fo
       body: <p>This form has received too many submissions from your address. Please wait {waitInWords(seconds)} and send it again.</p>,
     };
   },
+  unavailable: (failure) => {
+    const seconds = typeof failure.details?.['retryAfter'] === 'number' ? failure.details['retryAfter'] : 60;
+    return {
+      title: 'The form could not be saved just now',
+      body: <p>The service that keeps these forms is briefly unable to store anything, so nothing was saved. Please wait {waitInWords(seconds)}, then go back and send it again.</p>,
+    };
+  },
   unsupported_media_type: () => ({
     title: 'This form cannot be sent as it is',
     body: (

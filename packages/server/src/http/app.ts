@@ -1,3 +1,4 @@
+import type { ServiceError } from '@svc/protocol';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
@@ -10,6 +11,8 @@ export interface AppOptions {
   /** Who may name the client in `x-forwarded-for` (`--trust-proxy`). */
   readonly trustProxy: ProxyTrust;
   readonly connections: ConnectionPolicy;
+  /** A dependency's failure as the 503 it is answered with, else null. */
+  readonly asUnavailable: (error: unknown) => ServiceError | null;
 }
 
 declare module 'fastify' {
@@ -46,6 +49,7 @@ export async function buildApp(metrics: Metrics, options: AppOptions, plugins: r
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   });
+  app.decorate('asUnavailable', options.asUnavailable);
   installProtocolGuards(app.server);
   installConnectionPolicy(app.server, options.connections, options.trustProxy, { refused: (limit) => metrics.connectionsRefused.inc({ limit }) });
   const trust = options.trustProxy;

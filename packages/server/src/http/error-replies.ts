@@ -22,9 +22,21 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'not_found',
 };
 
-/** Any failure as a ServiceError; what is not ours and not a client error is `internal`. */
-export function toServiceError(error: unknown): ServiceError {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** A dependency's failure as the 503 it is answered with, else null (health/dependency-health.ts). */
+    asUnavailable(error: unknown): ServiceError | null;
+  }
+}
+
+/**
+ * Any failure as a ServiceError: a dependency's failure is `unavailable` (503), and what is
+ * neither ours, nor a dependency's, nor a client error is `internal`.
+ */
+export function toServiceError(error: unknown, asUnavailable: (error: unknown) => ServiceError | null = () => null): ServiceError {
   if (error instanceof ServiceError) return error;
+  const unavailable = asUnavailable(error);
+  if (unavailable) return unavailable;
   const fastifyError = error as Partial<FastifyError> | null;
   const mapped = typeof fastifyError?.code === 'string' ? fastifyCodes[fastifyError.code] : undefined;
   if (mapped) return new ServiceError(mapped, undefined, undefined, { cause: error });
@@ -37,7 +49,7 @@ export function toServiceError(error: unknown): ServiceError {
 
 /**
  * Sends the documented error body: `{"ok":false,"error":"<code>"}` (plus `retryAfter` for
- * 429 and `errors` for 422). `verbose` adds a `message` for the CLI API's callers.
+ * 429 and 503, and `errors` for 422). `verbose` adds a `message` for the CLI API's callers.
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean): FastifyReply {
   const failure = logFailure(request, error);
@@ -57,10 +69,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   return reply.code(status).send(body);
 }
 
-/** The failure as a ServiceError, logged: 5xx with its cause as an error, the rest at debug. */
+/**
+ * The failure as a ServiceError, logged: 5xx with its cause as an error, the rest at debug.
+ * A dependency's failure is logged once when the dependency goes away, not per request.
+ */
 export function logFailure(request: FastifyRequest, error: unknown): ServiceError {
-  const failure = toServiceError(error);
-  if (errorCodes[failure.code].status >= 500) request.log.error({ err: failure.cause ?? failure }, 'request failed');
+  const failure = toServiceError(error, (cause) => request.server.asUnavailable(cause));
+  if (errorCodes[failure.code].status >= 500 && failure.code !== 'unavailable') request.log.error({ err: failure.cause ?? failure }, 'request failed');
   else request.log.debug({ code: failure.code }, failure.message);
   return failure;
 }
@@ -103,9 +118,9 @@ function lingerAfterAnswer(incoming: IncomingMessage): void {
   };
 }
 
-/** `retry-after` for a 429; returns the seconds, or null for any other failure. */
+/** `retry-after` for a 429 or a 503; returns the seconds, or null for any other failure. */
 export function setRetryAfter(reply: FastifyReply, failure: ServiceError): number | null {
-  const seconds = failure.code === 'rate_limited' ? failure.details?.['retryAfter'] : undefined;
+  const seconds = failure.code === 'rate_limited' || failure.code === 'unavailable' ? failure.details?.['retryAfter'] : undefined;
   if (typeof seconds !== 'number') return null;
   reply.header('retry-after', String(seconds));
   return seconds;

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
+import { unavailableRetryAfterSeconds, type DependencyHealth } from '../health/dependency-health.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Store } from '../store/store.js';
 
 export interface PublicRouteServices {
-  readonly store: Store;
+  /** What the health monitor and the request path last found about each dependency. */
+  readonly health: DependencyHealth;
   readonly metrics: Metrics;
-  /** Extra readiness checks (Redis, say) that report but do not fail the check. */
-  readonly dependencies?: Readonly<Record<string, () => Promise<void>>>;
 }
 
 /** `GET /healthz`, `GET /metrics` and `GET /schema/service.json`. */
@@ -27,22 +26,13 @@ export async function publicRoutes(app: FastifyInstance, services: PublicRouteSe
       .send(schema),
   );
 
-  app.get('/healthz', async (request, reply) => {
-    const checks: Record<string, string> = {};
-    try {
-      await services.store.ping();
-      checks['database'] = 'ok';
-    } catch (error) {
-      request.log.error({ err: error }, 'health check: database failed');
-      return reply.code(503).send({ ok: false, error: 'unavailable', checks: { database: 'unavailable' } });
-    }
-    for (const [name, check] of Object.entries(services.dependencies ?? {})) {
-      checks[name] = await check().then(
-        () => 'ok',
-        () => 'unavailable',
-      );
-    }
-    return { ok: true, checks };
+  // Answered from what the monitor last found (it probes every second, each probe bounded),
+  // so it never waits on a dependency: 503 exactly when a submission cannot be stored now.
+  app.get('/healthz', (_request, reply) => {
+    const { ok, checks } = services.health.report();
+    void reply.header('cache-control', 'no-store');
+    if (ok) return reply.send({ ok: true, checks });
+    return reply.code(503).header('retry-after', String(unavailableRetryAfterSeconds)).send({ ok: false, error: 'unavailable', retryAfter: unavailableRetryAfterSeconds, checks });
   });
 
   app.get('/metrics', async (_request, reply) =>

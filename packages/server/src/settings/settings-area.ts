@@ -7,6 +7,7 @@ import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
 import type { OperationContext } from '../operations/context.js';
 import type { RoutePlugin } from '../http/app.js';
+import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
 import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
@@ -102,18 +103,23 @@ async function refuse(request: FastifyRequest, reply: FastifyReply, tools: Setti
   await sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: request.session !== null }));
 }
 
-const pageTitles: Record<number, string> = { 400: 'That did not work', 401: 'Sign in first', 403: 'Not allowed', 404: 'Page not found', 409: 'That did not work', 429: 'Too many requests' };
+const pageTitles: Record<number, string> = { 400: 'That did not work', 401: 'Sign in first', 403: 'Not allowed', 404: 'Page not found', 409: 'That did not work', 429: 'Too many requests', 503: 'Try again shortly' };
 
-function sendErrorPage(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, error: unknown): FastifyReply {
+function sendErrorPage(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, thrown: unknown): FastifyReply {
+  // A dependency's failure is a 503, logged once by the dependency's health, not per page.
+  const error = request.server.asUnavailable(thrown) ?? thrown;
   if (error instanceof ServiceError && error.code === 'unauthorized' && request.method === 'GET') {
     return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
   }
   const status = error instanceof ServiceError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
-  if (status >= 500) request.log.error({ err: error }, 'settings page failed');
+  if (status >= 500 && status !== 503) request.log.error({ err: error }, 'settings page failed');
+  if (error instanceof ServiceError) setRetryAfter(reply, error);
   const message =
     status === 404
       ? 'There is nothing here, or you do not have access to it with the token you signed in with.'
-      : status >= 500
+      : status === 503
+        ? 'The service cannot reach its database or its disk just now, so this was not done. Try again in a moment.'
+        : status >= 500
         ? 'Something went wrong on the server. It has been logged; try again in a moment.'
         : (error as Error).message;
   return sendPage(reply, status, ErrorPage({ frame: tools.frame(request), status, title: pageTitles[status] ?? 'Something went wrong', message, signedIn: request.session !== null }));

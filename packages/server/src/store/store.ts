@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BackendCapabilities } from './capabilities.js';
+import type { DependencyFailure, StoreDependency } from './dependency-failure.js';
 import type { FileStore } from './files/file-store.js';
 import type { BatchOptions, PreparedSubmission, SubmissionOutcome } from './submission-batch.js';
 import type { Database } from './schema.js';
@@ -34,6 +35,19 @@ export interface Store {
   onEvents(listener: () => void): () => void;
   /** What a failed statement violated, decided by the backend's own error codes. */
   readonly classifyFailure: (error: unknown) => FailureKind;
+  /**
+   * Which dependency a failure is (the database unreachable or past its timeout, the disk
+   * full or failing, the data dir gone), decided by the backend's own error codes; null
+   * when it is the statement's or the request's own failure.
+   */
+  readonly dependencyFailure: (error: unknown) => DependencyFailure | null;
+  /**
+   * Health checks, one per dependency: null when it can do its part of storing a
+   * submission, else why not. `write` also proves the disk takes a write (after a failure).
+   */
+  readonly health: Readonly<Record<StoreDependency, (write: boolean) => Promise<string | null>>>;
+  /** True when this open created a new, empty store (no database file, or no tables). */
+  readonly created: boolean;
   /** Checks that the database answers. */
   ping(): Promise<void>;
   /**
@@ -59,4 +73,11 @@ export interface StoreOptions {
   readonly databaseUrl?: string | undefined;
   /** Called with failures of background work (listeners, notifications). */
   readonly onBackgroundError?: (error: unknown, context: string) => void;
+  /** How long a database operation may wait (a lock, a connection, a statement) before it fails; default 5 s. */
+  readonly databaseTimeoutMs?: number;
+  /** Below this much free space under the data dir, storage counts as full; default 64 MiB. */
+  readonly minFreeBytes?: number;
 }
+
+export const defaultDatabaseTimeoutMs = 5_000;
+export const defaultMinFreeBytes = 64 * 1024 * 1024;

@@ -16,7 +16,8 @@ export const fileChunkBytes = 256 * 1024;
  * chunks back one query at a time.
  */
 export class DatabaseFileStore implements FileStore {
-  private readonly spool: string;
+  /** Where uploads are written while they arrive. */
+  readonly spool: string;
 
   constructor(
     private readonly db: Kysely<Database>,

@@ -11,7 +11,8 @@ import { prepareSpool, spoolToFile } from './spool.js';
  */
 export class DiskFileStore implements FileStore {
   private readonly root: string;
-  private readonly staging: string;
+  /** Where uploads are written while they arrive. */
+  readonly staging: string;
 
   constructor(dataDir: string) {
     this.root = join(dataDir, 'files');

@@ -1,13 +1,15 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { postgresCapabilities } from '../capabilities.js';
-import { classifyPostgresFailure } from './failures.js';
+import { classifyPostgresFailure, postgresDependencyFailure } from './failures.js';
 import { DatabaseFileStore } from '../files/database-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
-import type { Db, Store, StoreOptions } from '../store.js';
+import { checkStorage } from '../storage-check.js';
+import { defaultDatabaseTimeoutMs, defaultMinFreeBytes, type Db, type Store, type StoreOptions } from '../store.js';
 import { Listener } from './listener.js';
+import { guardPoolClients } from './pool-guards.js';
 import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
 
 /** The channel on which instances tell each other that the outbox has new events. */
@@ -21,21 +23,25 @@ const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, for
  * wake-ups across instances with LISTEN/NOTIFY.
  */
 export async function openPostgresStore(options: StoreOptions & { databaseUrl: string; poolSize?: number }): Promise<Store> {
+  // Migrations first, on a connection of their own: they may take longer than any statement may.
+  const created = await migrate(options.databaseUrl);
+  const timeoutMs = options.databaseTimeoutMs ?? defaultDatabaseTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 10,
     application_name: 'svc',
     options: '-c synchronous_commit=on',
+    // Bounded waits (docs/server.md, "When a dependency fails"): for a connection, for a
+    // statement (the server cancels it), and for any answer at all (a server that froze).
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1_000,
+    keepAlive: true,
     // Epoch milliseconds and counts are BIGINT; they fit a double exactly.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === int8 ? Number : defaultParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'] },
   });
   pool.on('error', (error) => options.onBackgroundError?.(error, 'idle database connection'));
-  try {
-    await migrate(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  guardPoolClients(pool, (error) => options.onBackgroundError?.(error, 'database connection'));
 
   const db: Db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
@@ -66,10 +72,23 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
 
   const files = new DatabaseFileStore(db, options.dataDir);
   await files.init();
+  const databasePort = Number(new URL(options.databaseUrl).port || 5432);
+  const storage = { dataDir: options.dataDir, directory: files.spool, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes, recreate: true };
   return {
     db,
     capabilities: postgresCapabilities,
     classifyFailure: classifyPostgresFailure,
+    dependencyFailure: (error) => postgresDependencyFailure(error, options.dataDir, databasePort),
+    health: {
+      // A standby (after a failover, the old primary) answers but cannot store anything.
+      database: async () => {
+        const { rows } = await sql<{ standby: boolean }>`select pg_is_in_recovery() as standby`.execute(db);
+        return rows[0]?.standby ? 'the database server is a read-only standby' : null;
+      },
+      // The upload spool is scratch space: made again if the data dir was deleted.
+      storage: (write) => checkStorage(storage, write),
+    },
+    created,
     files,
     transaction: (work, transactionOptions) =>
       db.transaction().execute(async (trx) => {
@@ -99,9 +118,12 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
   };
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
+/** Applies pending migrations; true when the database had none applied (a new, empty store). */
+async function migrate(databaseUrl: string): Promise<boolean> {
   const migrations = await loadMigrations('postgres');
-  const client = await pool.connect();
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'svc-migrate' });
+  client.on('error', () => undefined);
+  await client.connect();
   try {
     await client.query('BEGIN');
     // Instances starting together take turns; the lock ends with the transaction.
@@ -119,10 +141,11 @@ async function migrate(pool: pg.Pool): Promise<void> {
       ]);
     }
     await client.query('COMMIT');
+    return applied.rows.length === 0;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    await client.end().catch(() => undefined);
   }
 }

@@ -1,23 +1,23 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { sqliteCapabilities } from '../capabilities.js';
-import { classifySqliteFailure } from './failures.js';
+import { classifySqliteFailure, sqliteDependencyFailure } from './failures.js';
+import { assertSameFile, fileIdentity } from './file-identity.js';
 import { connectionPragmas } from './pragmas.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
-import type { Db, Store, StoreOptions } from '../store.js';
+import { checkStorage } from '../storage-check.js';
+import { defaultDatabaseTimeoutMs, defaultMinFreeBytes, type Db, type Store, type StoreOptions } from '../store.js';
 import { assembleOutcomes, fold } from '../submission-batch.js';
 import { LockedSqliteDialect } from './locked-dialect.js';
 import { SubmissionThread } from './submission-thread.js';
 import { WriteLock } from './write-lock.js';
 
 export const sqliteFileName = 'svc.sqlite';
-
-const busyTimeoutMs = 5_000;
 
 /**
  * The embedded backend: one SQLite file in WAL mode with `synchronous=FULL`, so every
@@ -29,10 +29,14 @@ const busyTimeoutMs = 5_000;
 export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const file = join(options.dataDir, sqliteFileName);
+  const created = (await stat(file).catch(() => null)) === null;
+  // A lock held longer than this fails the statement (SQLITE_BUSY), answered 503.
+  const busyTimeoutMs = options.databaseTimeoutMs ?? defaultDatabaseTimeoutMs;
   // Created readable by its owner only, whatever the umask and whoever made the data dir;
   // SQLite gives its -wal and -shm files the database file's mode.
   await (await open(file, 'a', 0o600)).close();
   const database = new SqliteDatabase(file);
+  const identity = fileIdentity(file);
   try {
     for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
     await migrate(database);
@@ -47,6 +51,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   const submissions = new SubmissionThread(file, { busyTimeoutMs });
   const files = new DiskFileStore(options.dataDir);
   await files.init();
+  const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
 
   return {
@@ -54,6 +59,15 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     capabilities: sqliteCapabilities,
     files,
     classifyFailure: classifySqliteFailure,
+    dependencyFailure: (error) => sqliteDependencyFailure(error, options.dataDir),
+    health: {
+      database: async () => {
+        await sql`select 1`.execute(db);
+        return submissions.problem;
+      },
+      storage: (write) => checkStorage(storage, write),
+    },
+    created,
     // BEGIN IMMEDIATE takes the write lock up front, so a transaction never fails half-way
     // when another process (a `--role worker`, say) holds the database.
     transaction: (work, transactionOptions) =>
@@ -63,6 +77,8 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
         const durable = transactionOptions?.durable ?? true;
         if (!durable) await sql`pragma synchronous = normal`.execute(connection);
         try {
+          // Never a commit into a file deleted with its data dir: refused, not acknowledged.
+          assertSameFile(file, identity);
           await sql`begin immediate`.execute(connection);
           try {
             const result = await work(connection);

@@ -32,6 +32,7 @@ export class SubmissionThread {
   private readonly waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private failure: Error | null = null;
+  private closed = false;
 
   constructor(file: string, options: { busyTimeoutMs: number }) {
     this.worker = new Worker(workerScript, { workerData: { file, busyTimeoutMs: options.busyTimeoutMs } });
@@ -51,8 +52,14 @@ export class SubmissionThread {
     return answer.results;
   }
 
+  /** Why the thread can no longer commit (it died), or null while it can. */
+  get problem(): string | null {
+    return this.failure && !this.closed ? `the SQLite writer thread stopped: ${this.failure.message}` : null;
+  }
+
   async close(): Promise<void> {
     if (this.failure) return;
+    this.closed = true;
     await this.send({ close: true });
     this.failure = new Error('the SQLite writer thread is closed');
     await this.worker.terminate();

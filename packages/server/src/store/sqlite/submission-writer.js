@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { submissionCommitter } from './commit-submissions.js';
+import { assertSameFile, fileIdentity } from './file-identity.js';
 import { connectionPragmas } from './pragmas.js';
 
 /** @typedef {import('./commit-submissions.js').Batch & { id: number }} BatchRequest */
@@ -20,6 +21,7 @@ const { file, busyTimeoutMs } = /** @type {{ file: string, busyTimeoutMs: number
 const db = new Database(file);
 for (const pragma of connectionPragmas(busyTimeoutMs)) db.pragma(pragma);
 
+const identity = fileIdentity(file);
 const commit = submissionCommitter(db);
 
 port.on('message', (/** @type {BatchRequest | { id: number, close: true }} */ request) => {
@@ -30,6 +32,7 @@ port.on('message', (/** @type {BatchRequest | { id: number, close: true }} */ re
     return;
   }
   try {
+    assertSameFile(file, identity);
     port.postMessage({ id: request.id, results: commit(request) });
   } catch (caught) {
     const error = /** @type {Error & { code?: string }} */ (caught);
