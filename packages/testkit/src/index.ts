@@ -14,3 +14,4 @@ export * from './browser.js';
 export * from './run-svc.js';
 export * from './run-svc-on-terminal.js';
 export * from './cli-test-server.js';
+export * from './private-services.js';

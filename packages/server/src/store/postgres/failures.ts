@@ -38,9 +38,11 @@ const socketErrnos = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
  */
 export function postgresDependencyFailure(error: unknown, dataDir: string, databasePort: number): DependencyFailure | null {
   for (const failure of causes(error)) {
-    const { code, message, port } = failure as { code?: unknown; message?: unknown; port?: unknown };
+    const { code, message, port, severity } = failure as { code?: unknown; message?: unknown; port?: unknown; severity?: unknown };
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      const reason = describeSqlState(code);
+      // FATAL ends the session: the server refused or dropped the connection (a database not
+      // accepting connections, authentication, too many clients), whatever the SQLSTATE.
+      const reason = describeSqlState(code) ?? (severity === 'FATAL' || severity === 'PANIC' ? 'the database server refused the connection' : null);
       if (reason) return { dependency: 'database', reason: `${reason} (${code}${typeof message === 'string' ? `: ${message}` : ''})` };
     }
     if (typeof code === 'string' && socketErrnos.has(code) && (port === undefined || port === databasePort)) {
