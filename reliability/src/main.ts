@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { postgresProblem, type BackendName } from '@svc/testkit';
 import type { ScenarioResult } from './harness/report.js';
-import { describeResult, runScenario, scenarioNames, type ScenarioName } from './scenarios/index.js';
+import { describeResult, runScenario, scenarioBackend, scenarioNames, type ScenarioName } from './scenarios/index.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,6 +36,7 @@ const results: ScenarioResult[] = [];
 const started = performance.now();
 for (const name of selected) {
   for (const backend of backends) {
+    if ((scenarioBackend[name] ?? backend) !== backend) continue;
     print('');
     const result = await runScenario(name, backend, flags.bounded ? 'bounded' : 'full', (line) => print(line), flags.seed === undefined ? undefined : Number(flags.seed));
     results.push(result);

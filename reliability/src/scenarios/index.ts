@@ -3,6 +3,7 @@ import type { Log, ScenarioResult } from '../harness/report.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runConnectionFloodScenario } from './connection-flood.js';
 import { runCrashScenario } from './crash.js';
+import { runDataDirRemovedScenario, runDiskFullScenario, runPostgresRestartScenario, runRedisOutageScenario } from './dependency-outages.js';
 import { runDurabilityScenario } from './durability.js';
 import { runErasureScenario } from './erasure.js';
 import { runFailingReceiverScenario } from './failing-receiver.js';
@@ -12,8 +13,47 @@ import { runRateLimitScenario } from './rate-limit.js';
 import { runRetentionScenario } from './retention.js';
 import { runSsrfScenario } from './ssrf.js';
 
-export type ScenarioName = 'crash' | 'durability' | 'races' | 'rate-limit' | 'bad-input' | 'ssrf' | 'failing-receiver' | 'erasure' | 'retention' | 'connection-flood' | 'large-uploads';
-export const scenarioNames: readonly ScenarioName[] = ['crash', 'durability', 'races', 'rate-limit', 'bad-input', 'ssrf', 'failing-receiver', 'erasure', 'retention', 'connection-flood', 'large-uploads'];
+export type ScenarioName =
+  | 'crash'
+  | 'durability'
+  | 'races'
+  | 'rate-limit'
+  | 'bad-input'
+  | 'ssrf'
+  | 'failing-receiver'
+  | 'erasure'
+  | 'retention'
+  | 'connection-flood'
+  | 'large-uploads'
+  | 'postgres-restart'
+  | 'redis-outage'
+  | 'disk-full'
+  | 'data-dir-removed';
+export const scenarioNames: readonly ScenarioName[] = [
+  'crash',
+  'durability',
+  'races',
+  'rate-limit',
+  'bad-input',
+  'ssrf',
+  'failing-receiver',
+  'erasure',
+  'retention',
+  'connection-flood',
+  'large-uploads',
+  'postgres-restart',
+  'redis-outage',
+  'disk-full',
+  'data-dir-removed',
+];
+
+/** Scenarios about one backend's own dependency: run on that backend only. */
+export const scenarioBackend: Partial<Record<ScenarioName, BackendName>> = {
+  'postgres-restart': 'postgres',
+  'redis-outage': 'postgres',
+  'disk-full': 'sqlite',
+  'data-dir-removed': 'sqlite',
+};
 
 /** How big a run is: `full` for `npm run reliability`, `bounded` for the copies inside `npm test`. */
 export type RunSize = 'full' | 'bounded';
@@ -56,6 +96,14 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runConnectionFloodScenario({ backend, connections: full ? 5_000 : 600, submissions: full ? 300 : 60, log });
     case 'large-uploads':
       return runLargeUploadsScenario({ backend, concurrent: full ? 30 : 8, fileMiB: full ? 24 : 16, log });
+    case 'postgres-restart':
+      return runPostgresRestartScenario({ clients: full ? 16 : 4, perSecond: full ? 200 : 40, outageMs: full ? 10_000 : 3_000, steadyMs: full ? 3_000 : 1_000, deliveryWaitMs: full ? 120_000 : 60_000, log });
+    case 'redis-outage':
+      return runRedisOutageScenario({ clients: full ? 16 : 4, perSecond: full ? 200 : 40, outageMs: full ? 10_000 : 3_000, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
+    case 'disk-full':
+      return runDiskFullScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 5_000 : 2_000, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
+    case 'data-dir-removed':
+      return runDataDirRemovedScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 3_000 : 1_500, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
   }
 }
 
