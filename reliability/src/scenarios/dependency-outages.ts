@@ -288,6 +288,7 @@ export async function runDiskFullScenario(options: OutageOptions): Promise<Scena
     findings.facts['recovered after ms'] = recovered ?? 'never';
     findings.facts['health 200 again after ms'] = healthy ?? 'never';
     if (recovered === null) findings.problems.add('no submission was acknowledged within 30 s of the disk being freed');
+    if (healthy === null) findings.problems.add('health did not turn 200 again within 30 s of the disk being freed');
     log(`  full: health 503 after ${full ?? 'never'} ms; ${duringFull} requests so far; a 200 again ${recovered ?? 'never'} ms after the disk was freed`);
     await delay(options.steadyMs);
     const outcomes = await load.stop();
