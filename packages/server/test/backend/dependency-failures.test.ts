@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -8,6 +10,8 @@ import {
   adminDatabaseUrl,
   createForm,
   createTestEnvironment,
+  createWebhook,
+  newEncryptionKey,
   postJson,
   privateRedisProblem,
   request,
@@ -250,6 +254,44 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
       expect(logLines(server, '"level":50') - logLines(server, 'database unavailable')).toBe(0);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+  it('records a delivery attempt made while the database went away once it is back, without sending it again', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    const receiver = createServer((incoming, answer) => {
+      requests += 1;
+      incoming.resume();
+      void released.then(() => answer.end('ok'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const encryptionKey = newEncryptionKey();
+    const form = await createForm(store, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+    await createWebhook(store, form, { url: `http://127.0.0.1:${port}/hook`, encryptionKey, dataDir: environment.dataDir, allowPrivateTargets: true });
+    // A lease of a minute: sent again only after it, the delivery would not be done in this test's time.
+    const server = await startSvc({ args: [...environment.serverArgs, '--allow-private-targets', '--delivery-lease', '60s', '--health-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
+    try {
+      expect((await postJson(`${server.url}/api/f/${form.endpointId}`, { n: 1 })).status).toBe(200);
+      await eventually(async () => requests, (count) => count === 1);
+      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS false`);
+      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName()}' AND pid <> pg_backend_pid()`);
+      release();
+      // The receiver has answered; its outcome cannot be recorded until the database is back.
+      await eventually(async () => logLines(server, 'database unavailable'), (count) => count === 1);
+      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
+      const status = await eventually(
+        async () => (await store.db.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select('deliveries.status').where('events.project_id', '=', form.projectId).executeTakeFirst())?.status,
+        (value) => value === 'succeeded',
+        30_000,
+      );
+      expect(status).toBe('succeeded');
+      expect(requests).toBe(1);
+    } finally {
+      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
+      expect(await server.stop()).toBe(0);
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 });
