@@ -274,12 +274,12 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
     const server = await startSvc({ args: [...environment.serverArgs, '--allow-private-targets', '--delivery-lease', '60s', '--health-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
     try {
       expect((await postJson(`${server.url}/api/f/${form.endpointId}`, { n: 1 })).status).toBe(200);
-      await eventually(async () => requests, (count) => count === 1);
+      await eventually(() => Promise.resolve(requests), (count) => count === 1);
       await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS false`);
       await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName()}' AND pid <> pg_backend_pid()`);
       release();
       // The receiver has answered; its outcome cannot be recorded until the database is back.
-      await eventually(async () => logLines(server, 'database unavailable'), (count) => count === 1);
+      await eventually(() => Promise.resolve(logLines(server, 'database unavailable')), (count) => count === 1);
       await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
       const status = await eventually(
         async () => (await store.db.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select('deliveries.status').where('events.project_id', '=', form.projectId).executeTakeFirst())?.status,
