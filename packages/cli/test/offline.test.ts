@@ -1,10 +1,9 @@
 // Runs the real `svc` binary (packages/cli/dist) where no server answers: build first.
-import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, runSvc, withJson } from '@svc/testkit';
+import { type CliResult, freePort, runSvc, withJson } from '@svc/testkit';
 
 const serviceJson = `${JSON.stringify({ workspace: 'acme', project: 'site', framework: 'static', environments: { production: { branch: 'main' } } }, null, 2)}\n`;
 
@@ -12,14 +11,7 @@ let root: string;
 let deadUrl: string;
 
 /** A port that was free a moment ago: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+const closedPort = freePort;
 
 async function svc(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
   return withJson(await runSvc(args, { cwd: options.cwd ?? root, env: { SVC_CONFIG_DIR: join(root, 'config'), ...options.env } }));

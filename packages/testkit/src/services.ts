@@ -67,7 +67,8 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
   }
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** Runs one statement on the shared server's admin database (CREATE/DROP/ALTER DATABASE, pg_terminate_backend…). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminDatabaseUrl });
   await client.connect();
   try {

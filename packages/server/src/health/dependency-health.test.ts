@@ -21,6 +21,20 @@ describe('dependency health', () => {
     ]);
   });
 
+  it('keeps a failure reported while a probe was under way: the probe may have looked before it happened', () => {
+    const { logger } = recordingLogger();
+    let now = 1_000;
+    const health = new DependencyHealth(logger, ['database', 'storage'], new Set(['database', 'storage']), () => now);
+    const probeStartedAt = now;
+    now += 10;
+    health.set('storage', 'the disk is full');
+    now += 10;
+    health.set('storage', null, probeStartedAt);
+    expect(health.isOk('storage')).toBe(false);
+    health.set('storage', null, now);
+    expect(health.isOk('storage')).toBe(true);
+  });
+
   it('is healthy while the essential dependencies work, and says which one does not', () => {
     const { logger } = recordingLogger();
     const health = new DependencyHealth(logger, ['database', 'storage', 'redis'], new Set(['database', 'storage']));

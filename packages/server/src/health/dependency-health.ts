@@ -30,12 +30,17 @@ export class DependencyHealth {
     for (const name of names) this.states.set(name, { problem: null, since: now() });
   }
 
-  /** Records what a probe or a failure found: null when the dependency works, else why not. */
-  set(name: DependencyName, problem: string | null): void {
+  /**
+   * Records what a probe or a failure found: null when the dependency works, else why not.
+   * `probeStartedAt`: a probe's all-clear does not undo a failure reported after the probe
+   * began (it may have looked before the failure happened).
+   */
+  set(name: DependencyName, problem: string | null, probeStartedAt?: number): void {
     const state = this.states.get(name);
     if (!state) return;
     const wasOk = state.problem === null;
     const now = this.now();
+    if (problem === null && !wasOk && probeStartedAt !== undefined && state.since >= probeStartedAt) return;
     if (wasOk && problem !== null) {
       this.logger.error({ dependency: name, problem }, `${name} unavailable: ${problem}`);
       this.states.set(name, { problem, since: now });

@@ -28,10 +28,11 @@ export function startHealthMonitor(options: HealthMonitorOptions): HealthMonitor
   let stopped = false;
 
   const probeOne = async (name: StoreDependency): Promise<void> => {
+    const startedAt = Date.now();
     const problem = await bounded(store.health[name](!health.isOk(name)), options.probeTimeoutMs).catch(
       (error: unknown) => store.dependencyFailure(error)?.reason ?? `the check failed: ${(error as Error).message}`,
     );
-    if (!stopped) health.set(name, problem);
+    if (!stopped) health.set(name, problem, startedAt);
   };
   const probe = async (): Promise<void> => {
     await Promise.all([probeOne('database'), probeOne('storage')]);

@@ -37,6 +37,7 @@ export async function checkStorage(options: StorageCheckOptions, write: boolean)
       if (now.ino !== options.identity.expected.ino || now.dev !== options.identity.expected.dev) return `${options.identity.path} was replaced by another file`;
     }
     if (options.recreate) await mkdir(options.directory, { recursive: true, mode: 0o700 });
+    if (!(await stat(options.directory)).isDirectory()) return `${options.directory} is not a directory`;
     const space = await statfs(options.directory);
     const free = space.bavail * space.bsize;
     if (free < options.minFreeBytes) return `low on disk space: ${formatBytes(free)} free in ${options.directory}, at least ${formatBytes(options.minFreeBytes)} wanted (--min-free-space)`;

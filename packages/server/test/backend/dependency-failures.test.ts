@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminDatabaseUrl,
+  adminQuery,
   createForm,
   createTestEnvironment,
   createWebhook,
@@ -68,6 +69,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
 
   it('answers an upload the disk cannot take with 503, retry-after and connection: close; health is 503 until the storage is back', async () => {
     const server = await startSvc({ args: [...environment.serverArgs, '--health-interval', '200ms'], logLevel: 'info' });
+    let restore = (): Promise<void> => Promise.resolve();
     try {
       const url = `${server.url}/api/f/${form.endpointId}`;
       expect((await health(server)).status).toBe(200);
@@ -75,6 +77,10 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       const directory = uploadDirectory(environment);
       await rm(directory, { recursive: true, force: true });
       await writeFile(directory, 'not a directory');
+      restore = async () => {
+        await rm(directory, { recursive: true, force: true });
+        await mkdir(directory, { recursive: true, mode: 0o700 });
+      };
 
       const refused = await request(url, { method: 'POST', body: uploadBody(2 * 1024 * 1024) });
       expect(refused.status).toBe(503);
@@ -91,8 +97,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       expect(page.status).toBe(503);
       expect(page.text).toContain('could not be saved just now');
 
-      await rm(directory, { force: true });
-      await mkdir(directory, { recursive: true, mode: 0o700 });
+      await restore();
       expect((await eventually(() => health(server), (answer) => answer.status === 200)).status).toBe(200);
       expect((await request(url, { method: 'POST', body: uploadBody(1024) })).status).toBe(200);
       expect(server.alive()).toBe(true);
@@ -101,6 +106,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       expect(logLines(server, 'storage is back')).toBe(1);
       expect(logLines(server, '"level":50') - logLines(server, 'storage unavailable')).toBe(0);
     } finally {
+      await restore();
       expect(await server.stop()).toBe(0);
     }
   });
@@ -156,15 +162,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
   let environment: TestEnvironment;
   let store: Store;
   const databaseName = (): string => new URL(environment.databaseUrl!).pathname.slice(1);
-  const admin = async (text: string): Promise<void> => {
-    const client = new pg.Client({ connectionString: adminDatabaseUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = adminQuery;
 
   beforeAll(async () => {
     environment = await createTestEnvironment();
@@ -267,31 +265,37 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as AddressInfo).port;
+    // A database of its own: the suite's has the key of servers started without SVC_ENCRYPTION_KEY.
+    const own = await createTestEnvironment();
+    const ownStore = await own.openStore();
+    const ownName = new URL(own.databaseUrl!).pathname.slice(1);
     const encryptionKey = newEncryptionKey();
-    const form = await createForm(store, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-    await createWebhook(store, form, { url: `http://127.0.0.1:${port}/hook`, encryptionKey, dataDir: environment.dataDir, allowPrivateTargets: true });
+    const form = await createForm(ownStore, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+    await createWebhook(ownStore, form, { url: `http://127.0.0.1:${port}/hook`, encryptionKey, dataDir: own.dataDir, allowPrivateTargets: true });
     // A lease of a minute: sent again only after it, the delivery would not be done in this test's time.
-    const server = await startSvc({ args: [...environment.serverArgs, '--allow-private-targets', '--delivery-lease', '60s', '--health-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
+    const server = await startSvc({ args: [...own.serverArgs, '--allow-private-targets', '--delivery-lease', '60s', '--health-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
     try {
       expect((await postJson(`${server.url}/api/f/${form.endpointId}`, { n: 1 })).status).toBe(200);
       await eventually(() => Promise.resolve(requests), (count) => count === 1);
-      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS false`);
-      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName()}' AND pid <> pg_backend_pid()`);
+      await admin(`ALTER DATABASE ${ownName} ALLOW_CONNECTIONS false`);
+      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${ownName}' AND pid <> pg_backend_pid()`);
       release();
       // The receiver has answered; its outcome cannot be recorded until the database is back.
       await eventually(() => Promise.resolve(logLines(server, 'database unavailable')), (count) => count === 1);
-      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
+      await admin(`ALTER DATABASE ${ownName} ALLOW_CONNECTIONS true`);
       const status = await eventually(
-        async () => (await store.db.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select('deliveries.status').where('events.project_id', '=', form.projectId).executeTakeFirst())?.status,
+        async () => (await ownStore.db.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select('deliveries.status').where('events.project_id', '=', form.projectId).executeTakeFirst())?.status,
         (value) => value === 'succeeded',
         30_000,
       );
       expect(status).toBe('succeeded');
       expect(requests).toBe(1);
     } finally {
-      await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
+      await admin(`ALTER DATABASE ${ownName} ALLOW_CONNECTIONS true`);
       expect(await server.stop()).toBe(0);
       await new Promise((resolve) => receiver.close(resolve));
+      await ownStore.close();
+      await own.cleanup();
     }
   });
 });
