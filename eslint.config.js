@@ -37,6 +37,10 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    files: ['packages/pinpoints/src/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['packages/server/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },

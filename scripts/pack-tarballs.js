@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const destination = join(root, 'packs');
-/** In dependency order; @svc/cli needs the other four. */
-export const packages = ['config', 'webhooks', 'protocol', 'server', 'cli'];
+/** In dependency order; @svc/cli needs the other five. */
+export const packages = ['config', 'webhooks', 'protocol', 'pinpoints', 'server', 'cli'];
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 rmSync(destination, { recursive: true, force: true });

@@ -19,6 +19,8 @@ export const errorCodes = {
   invalid_cursor: { status: 400, exit: 1, description: 'The pagination cursor is malformed or belongs to another listing.' },
   unauthorized: { status: 401, exit: 1, description: 'The token is missing, unknown or revoked.' },
   forbidden: { status: 403, exit: 1, description: 'The token is valid but may not perform this operation.' },
+  pinpoints_disabled: { status: 403, exit: 1, description: 'The Pinpoints widget is switched off for this environment of the project.' },
+  forbidden_origin: { status: 403, exit: 1, description: 'The request comes from a site that is not one of the project\'s domains (nor a local development host).' },
   not_found: { status: 404, exit: 1, description: 'No such resource, or it is outside what the token can see.' },
   method_not_allowed: { status: 405, exit: 1, description: 'The path exists but not with this method.' },
   request_timeout: { status: 408, exit: 1, description: 'The request\'s headers or body did not arrive in time; the connection is closed.' },

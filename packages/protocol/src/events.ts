@@ -47,14 +47,40 @@ export interface DeployData {
   };
 }
 
+/** A request of the Pinpoints inbox as events carry it: the screenshot by size, type and hash, never its bytes. */
+export interface RequestInfo {
+  id: string;
+  status: 'open' | 'resolved';
+  environment: 'production' | 'staging' | 'development';
+  /** The page the visitor was on. */
+  url: string;
+  /** The element the visitor pointed at, as a CSS selector; null when none. */
+  selector: string | null;
+  comment: string;
+  name: string | null;
+  email: string | null;
+  /** `WIDTHxHEIGHT` of the visitor's viewport in CSS pixels. */
+  viewport: string | null;
+  /** Present only where the project keeps visitor IPs (`pinpoints.storeIp`, default true). */
+  ip?: string;
+  screenshot: { size: number; contentType: 'image/png'; sha256: string } | null;
+  /** Why there is no screenshot, as the widget reported it; null when there is one. */
+  screenshotError: string | null;
+  createdAt: string;
+}
+
+export interface RequestReply {
+  id: string;
+  /** The name of the token that replied. */
+  author: string;
+  message: string;
+  createdAt: string;
+}
+
 export interface RequestData {
-  request: {
-    id: string;
-    page: string;
-    message: string;
-    createdAt: string;
-  };
-  reply?: { message: string; createdAt: string };
+  request: RequestInfo;
+  /** On `request.replied`: the new reply. */
+  reply?: RequestReply;
 }
 
 /** Event type → the type of its `data`. */
@@ -69,6 +95,7 @@ export interface EventDataMap {
   'request.created': RequestData;
   'request.replied': RequestData;
   'request.resolved': RequestData;
+  'request.reopened': RequestData;
 }
 
 export type EventType = keyof EventDataMap;
@@ -81,9 +108,10 @@ export const eventCatalog: Readonly<Record<EventType, { family: EventFamily; des
   'deploy.succeeded': { family: 'deploy', description: 'A deploy finished and is live.', producedNow: false },
   'deploy.failed': { family: 'deploy', description: 'A deploy failed.', producedNow: false },
   'deploy.promoted': { family: 'deploy', description: 'A deploy was promoted to another environment.', producedNow: false },
-  'request.created': { family: 'request', description: 'A visitor sent a request through the Pinpoints widget.', producedNow: false },
-  'request.replied': { family: 'request', description: 'Somebody replied to a request.', producedNow: false },
-  'request.resolved': { family: 'request', description: 'A request was marked resolved.', producedNow: false },
+  'request.created': { family: 'request', description: 'A visitor sent a request through the Pinpoints widget.', producedNow: true },
+  'request.replied': { family: 'request', description: 'Somebody replied to a request.', producedNow: true },
+  'request.resolved': { family: 'request', description: 'A request was marked resolved.', producedNow: true },
+  'request.reopened': { family: 'request', description: 'A resolved request was opened again.', producedNow: true },
 };
 
 export const eventTypes = Object.keys(eventCatalog) as EventType[];

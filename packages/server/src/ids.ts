@@ -57,3 +57,8 @@ export function randomToken(bits: number): string {
 export function newEndpointId(): string {
   return randomToken(120);
 }
+
+/** A project's public Pinpoints widget key: `pk_` and 120 random bits (docs/pinpoints.md). */
+export function newWidgetKey(): string {
+  return `pk_${randomToken(120)}`;
+}

@@ -8,7 +8,9 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
+import { pinpointsRoutes, widgetAssetRoutes } from './http/pinpoints-routes.js';
 import { publicRoutes } from './http/public-routes.js';
+import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
@@ -134,7 +136,16 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
       const settings = await createSettingsArea({ context, failures });
       closers.push(() => cliApi.close(), () => settings.close());
-      plugins.push(async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })), cliApi.plugin, settings.plugin);
+      const widgetAssets = await loadWidgetAssets();
+      if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
+      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp };
+      plugins.push(
+        async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
+        async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
+        (app) => widgetAssetRoutes(app, widgetAssets),
+        cliApi.plugin,
+        settings.plugin,
+      );
     }
     if (options.role !== 'web') {
       const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, reportFailure: backgroundFailure, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });

@@ -7,6 +7,7 @@ import {
   insertForm,
   insertProject,
   newEndpointId,
+  replaceProjectDomains,
   parseEncryptionKey,
   serverOptions,
   type OperationContext,
@@ -53,6 +54,36 @@ export async function createForm(
       rateLimit: options.rateLimit ?? null,
     });
     return { workspace, project, projectId: projectRow.id, formId: form.id, endpointId: form.endpoint_id, slug };
+  });
+}
+
+export interface WidgetProjectFixture {
+  readonly workspace: string;
+  readonly project: string;
+  readonly projectId: string;
+  /** The project's Pinpoints widget key (`pk_…`). */
+  readonly key: string;
+}
+
+/** Creates (through the store) a project with Pinpoints settings and domains per environment. */
+export async function createWidgetProject(
+  store: Store,
+  options: { pinpoints?: Record<string, unknown>; domains?: Partial<Record<'production' | 'staging' | 'development', string[]>> } = {},
+): Promise<WidgetProjectFixture> {
+  const workspace = `ws-${randomBytes(3).toString('hex')}`;
+  return store.transaction(async (trx) => {
+    const ws = await ensureWorkspace(trx, workspace);
+    const row = await insertProject(trx, {
+      workspaceId: ws.id,
+      name: 'site',
+      framework: 'static',
+      environments: { production: { branch: 'main' }, staging: { branch: 'dev' } },
+      pinpoints: options.pinpoints ?? {},
+      auto: {},
+    });
+    const entries = Object.entries(options.domains ?? {}).flatMap(([environment, hostnames]) => hostnames.map((hostname, position) => ({ hostname, environment, position })));
+    if (entries.length > 0) await replaceProjectDomains(trx, row.id, entries);
+    return { workspace, project: 'site', projectId: row.id, key: row.widget_key! };
   });
 }
 

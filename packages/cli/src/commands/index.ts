@@ -1,6 +1,8 @@
 import type { AnyCommand } from '../command.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { formsCommand } from './forms/commands.js';
+import { pinpointsCommand } from './pinpoints/commands.js';
+import { requestsCommand } from './requests/commands.js';
 import { serveCommand } from './serve/commands.js';
 import { initCommand, linkCommand, pullCommand, pushCommand, validateCommand } from './service-file/commands.js';
 import { loginCommand, openCommand } from './session/commands.js';
@@ -25,6 +27,8 @@ export const commands: readonly AnyCommand[] = [
   submissionsCommand,
   webhooksCommand,
   deliveriesCommand,
+  pinpointsCommand,
+  requestsCommand,
   tokensCommand,
   openCommand,
 ];

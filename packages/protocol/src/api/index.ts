@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './deliveries.js';
 export * from './forms.js';
 export * from './projects.js';
+export * from './requests.js';
 export * from './submissions.js';
 export * from './tokens.js';
 export * from './webhooks.js';

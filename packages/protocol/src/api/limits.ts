@@ -14,3 +14,6 @@ export const formUrlLimit = 2048;
 export const maxNotifyAddresses = 10;
 /** Replayed deliveries come due at this rate, so a receiver back from an outage is not flooded. */
 export const replayDeliveriesPerSecond = 50;
+export const requestPageSize = { default: 20, max: 100 } as const;
+/** Longest reply to a Pinpoints request. */
+export const requestReplyLimit = 5000;

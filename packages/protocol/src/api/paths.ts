@@ -34,4 +34,11 @@ export const cliPaths = {
   delivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}`,
   replayDeliveries: (workspace: string, project: string) => `${cliPaths.deliveries(workspace, project)}/replay`,
   resendDelivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}/resend`,
+  pinpoints: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/pinpoints`,
+  requests: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/requests`,
+  request: (workspace: string, project: string, id: string) => `${cliPaths.requests(workspace, project)}/${segment(id)}`,
+  requestReplies: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/replies`,
+  resolveRequest: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/resolve`,
+  reopenRequest: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/reopen`,
+  requestScreenshot: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/screenshot`,
 } as const;

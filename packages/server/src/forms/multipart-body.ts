@@ -12,6 +12,8 @@ export interface StagedUpload {
   readonly name: string;
   readonly contentType: string;
   readonly staged: StagedFile;
+  /** The file's first bytes (up to 16), to recognise its format by signature. */
+  readonly head: Uint8Array;
 }
 
 export interface MultipartSubmission {
@@ -59,7 +61,7 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         continue;
       }
       if (part.fieldname.length > maxFieldNameLength) throw longFieldName(part.fieldname);
-      const staged = await stageFile(files, part.file, body);
+      const { staged, head } = await stageFile(files, part.file, body);
       if (part.file.truncated) {
         await staged.discard();
         throw tooLarge(`a file is larger than ${limits.fileBytes} bytes`);
@@ -70,7 +72,7 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         await staged.discard();
         continue;
       }
-      uploads.push({ field: part.fieldname, name: cleanFileName(fileName), contentType: cleanContentType(part.mimetype), staged });
+      uploads.push({ field: part.fieldname, name: cleanFileName(fileName), contentType: cleanContentType(part.mimetype), staged, head });
     }
     // Not even the closing delimiter, which every multipart body has (RFC 2046); the parser
     // would take it for an empty form.
@@ -101,15 +103,20 @@ class BodyMeter {
   }
 }
 
-async function stageFile(files: FileStore, stream: Readable, body: BodyMeter): Promise<StagedFile> {
+async function stageFile(files: FileStore, stream: Readable, body: BodyMeter): Promise<{ staged: StagedFile; head: Uint8Array }> {
+  let head = new Uint8Array(0);
   async function* checked(): AsyncGenerator<Uint8Array> {
     for await (const chunk of stream as AsyncIterable<Uint8Array>) {
       body.check();
+      if (head.length < headBytes) head = Uint8Array.from([...head, ...chunk.subarray(0, headBytes - head.length)]);
       yield chunk;
     }
   }
-  return files.stage(checked());
+  const staged = await files.stage(checked());
+  return { staged, head };
 }
+
+const headBytes = 16;
 
 function addField(fields: Map<string, unknown>, name: string, value: unknown): void {
   const existing = fields.get(name);

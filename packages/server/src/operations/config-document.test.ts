@@ -9,6 +9,7 @@ const project: ProjectRow = {
   framework: 'next',
   environments: JSON.stringify({ development: { branch: 'dev' }, production: { branch: 'main' } }),
   pinpoints: JSON.stringify({ storeIp: false, redact: ['.x'], production: true }),
+  widget_key: null,
   auto: JSON.stringify({ timeout: 900 }),
   created_at: 0,
   updated_at: 0,

@@ -15,7 +15,7 @@ export interface ListingCursor {
 }
 
 /** Every listing name, so a cursor of another listing gets a precise error. */
-const listings = ['inbox', 'spam', 'deliveries'] as const;
+const listings = ['inbox', 'spam', 'deliveries', 'requests'] as const;
 export type ListingName = (typeof listings)[number];
 
 export function listingCursor(listing: ListingName, idPattern: RegExp): ListingCursor {
@@ -40,3 +40,5 @@ export const submissionCursors = {
 } as const;
 
 export const deliveryCursor = listingCursor('deliveries', /^dlv_[0-9a-z]{26}$/);
+
+export const requestCursor = listingCursor('requests', /^req_[0-9a-z]{26}$/);

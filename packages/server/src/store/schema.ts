@@ -22,6 +22,8 @@ export interface Database {
   encryption_canary: EncryptionCanaryTable;
   sessions: SessionsTable;
   sign_in_links: SignInLinksTable;
+  requests: RequestsTable;
+  request_replies: RequestRepliesTable;
 }
 
 export interface WorkspacesTable {
@@ -38,6 +40,8 @@ export interface ProjectsTable {
   environments: string;
   pinpoints: string;
   auto: string;
+  /** The public Pinpoints widget key (`pk_…`); null until first needed for older projects. */
+  widget_key: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
@@ -212,6 +216,46 @@ export interface SignInLinksTable {
   used_at: number | null;
 }
 
+/** open and resolved are the inbox; spam is what the honeypot caught (docs/pinpoints.md). */
+export type RequestStatus = 'open' | 'resolved' | 'spam';
+
+/** A request sent through the Pinpoints widget. */
+export interface RequestsTable {
+  id: string;
+  project_id: string;
+  environment: string;
+  status: RequestStatus;
+  comment: string;
+  url: string;
+  selector: string | null;
+  name: string | null;
+  email: string | null;
+  /** `WIDTHxHEIGHT` in CSS pixels, as the widget saw it. */
+  viewport: string | null;
+  user_agent: string | null;
+  /** Null when the project's `pinpoints.storeIp` is false. */
+  client_ip: string | null;
+  screenshot_sha256: string | null;
+  screenshot_size: number | null;
+  /** Why the request came without a screenshot, as the widget said. */
+  screenshot_error: string | null;
+  /** SHA-256 (hex) of the reporter's read token. */
+  read_token_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RequestRepliesTable {
+  id: string;
+  request_id: string;
+  /** The name of the token that replied. */
+  author: string;
+  message: string;
+  created_at: number;
+}
+
+export type RequestRow = Selectable<RequestsTable>;
+export type RequestReplyRow = Selectable<RequestRepliesTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type FormRow = Selectable<FormsTable>;

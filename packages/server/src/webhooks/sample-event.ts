@@ -25,7 +25,8 @@ function sampleData<T extends EventType>(type: T, now: number, createdAt: string
     'deploy.promoted': () => deploy(now, createdAt, 'https://site.example.com'),
     'request.created': () => request(now, createdAt, false),
     'request.replied': () => request(now, createdAt, true),
-    'request.resolved': () => request(now, createdAt, true),
+    'request.resolved': () => request(now, createdAt, false),
+    'request.reopened': () => request(now, createdAt, false),
   };
   return data[type]();
 }
@@ -48,7 +49,20 @@ function deploy(now: number, createdAt: string, url: string | null): EventDataMa
 
 function request(now: number, createdAt: string, replied: boolean): EventDataMap['request.created'] {
   return {
-    request: { id: newId('req', now), page: 'https://site.example.com/', message: 'This is a test event sent by svc webhooks test.', createdAt },
-    ...(replied ? { reply: { message: 'Thanks, this is a test reply.', createdAt } } : {}),
+    request: {
+      id: newId('req', now),
+      status: 'open',
+      environment: 'staging',
+      url: 'https://staging.site.example.com/pricing',
+      selector: 'main > section:nth-of-type(2) > h2',
+      comment: 'This is a test event sent by svc webhooks test.',
+      name: null,
+      email: null,
+      viewport: '1280x720',
+      screenshot: null,
+      screenshotError: null,
+      createdAt,
+    },
+    ...(replied ? { reply: { id: newId('rpl', now), author: 'svc webhooks test', message: 'Thanks, this is a test reply.', createdAt } } : {}),
   };
 }

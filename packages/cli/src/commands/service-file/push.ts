@@ -10,6 +10,7 @@ import { formsTable } from '../../format/forms-table.js';
 import { canPrompt } from '../../io.js';
 import { serviceFileName } from '../../project/service-file.js';
 import { Prompter } from '../../prompts.js';
+import { widgetPlaces } from '../pinpoints/run.js';
 import { readConfigText } from './read-config-text.js';
 import { reportInvalid } from './validate.js';
 
@@ -39,13 +40,17 @@ export async function runPush({ options, io, out }: ContextOf<typeof pushCommand
     }
   }
 
-  const result = await api.put(path, { config, prune, dryRun }, ApplyConfigResponse);
+  const applied = await api.put(path, { config, prune, dryRun }, ApplyConfigResponse);
+  // Where the Pinpoints widget shows, as the file just applied says (docs/pinpoints.md).
+  const enabled = { production: config.pinpoints?.production ?? false, staging: config.pinpoints?.staging ?? true, development: config.pinpoints?.development ?? true };
+  const result = { ...applied, pinpoints: { enabled } };
   out.result(result, () => {
     const where = `${result.project.workspace}/${result.project.project}`;
     const lines: string[] = [];
     if (!result.changed) lines.push(`${where} is up to date: nothing to change.`);
     else lines.push(dryRun ? `Would change ${where} (dry run: nothing was changed):` : `Applied ${serviceFileName} to ${where}:`, formatChanges(out, result.changes));
     if (result.forms.length > 0) lines.push('', formsTable(out, result.forms));
+    lines.push('', `Pinpoints widget: ${widgetPlaces(enabled)} (\`svc pinpoints snippet\` prints the tag).`);
     return lines.join('\n');
   });
   if (!out.json && result.keptForms.length > 0) {

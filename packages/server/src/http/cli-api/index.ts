@@ -14,6 +14,7 @@ import type { CliApiInstance, CliRoutes } from './cli-api-instance.js';
 import { formRoutes } from './forms.js';
 import { projectRoutes } from './projects.js';
 import { requestGuard } from './request-guard.js';
+import { requestRoutes } from './requests.js';
 import { submissionRoutes } from './submissions.js';
 import { tokenRoutes } from './tokens.js';
 import { deliveryRoutes } from './deliveries.js';
@@ -36,7 +37,7 @@ export interface CliApi {
 }
 
 /** One file per resource; each registers its routes relative to `/api/cli`. */
-const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes];
+const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes];
 
 /**
  * The private CLI API (docs/cli-api.md): bearer tokens, a per-token rate limit, requests

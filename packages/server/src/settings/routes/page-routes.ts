@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import { formPages } from './form-pages.js';
 import { projectPages } from './project-pages.js';
+import { requestPages } from './request-pages.js';
 import { tokenPages } from './token-pages.js';
 import { webhookPages } from './webhook-pages.js';
 
@@ -11,4 +12,5 @@ export function pageRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
   projectPages(app, tools);
   webhookPages(app, tools);
   formPages(app, tools);
+  requestPages(app, tools);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { projectActivity } from '../../operations/activity.js';
 import { listProjects } from '../../operations/projects.js';
+import { projectRequestCounts } from '../../operations/requests.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
@@ -19,7 +20,11 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {
     const { base, principal } = await projectPageBase(tools, request, request.params);
-    const [webhooks, activity] = await Promise.all([listWebhookStatuses(context, principal, request.params), projectActivity(context, principal, request.params)]);
-    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity }));
+    const [webhooks, activity, requests] = await Promise.all([
+      listWebhookStatuses(context, principal, request.params),
+      projectActivity(context, principal, request.params),
+      projectRequestCounts(context, principal, request.params),
+    ]);
+    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity, requests }));
   });
 }

@@ -86,11 +86,7 @@ export function ProjectNav(props: { base: string; current: ProjectSection; forms
       <ul>
         {link('overview', props.base, 'Overview')}
         {link('webhooks', `${props.base}/webhooks`, 'Webhooks')}
-        <li>
-          <span class="soon" aria-disabled="true">
-            Requests <span class="tag">soon</span>
-          </span>
-        </li>
+        {link('requests', `${props.base}/requests`, 'Requests')}
         <li>
           <span class="soon" aria-disabled="true">
             Deploys <span class="tag">soon</span>

@@ -1,4 +1,4 @@
-import type { FormInfo } from '@svc/protocol/api';
+import type { FormInfo, RequestCounts } from '@svc/protocol/api';
 import type { ActivityHour } from '../../operations/activity.js';
 import type { WebhookStatus } from '../../operations/webhook-health.js';
 import { ActivityChart } from './activity-chart.js';
@@ -20,7 +20,7 @@ export function projectCrumbs(workspace: string, project: string, last?: string)
   return last === undefined ? [...base, { label: project }] : [...base, { label: project, href: projectPath(workspace, project) }, { label: last }];
 }
 
-export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[] }) {
+export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts }) {
   const base = projectPath(props.workspace, props.project);
   const totals = props.activity.reduce((sum, hour) => ({ submissions: sum.submissions + hour.submissions, spam: sum.spam + hour.spam, delivered: sum.delivered + hour.delivered, failed: sum.failed + hour.failed }), {
     submissions: 0,
@@ -97,8 +97,21 @@ export function OverviewPage(props: ProjectPageBase & { webhooks: readonly Webho
           )}
         </section>
         <section class="card" aria-labelledby="requests-title">
-          <h2 id="requests-title">Requests</h2>
-          <p class="muted">Feedback from the Pinpoints widget will appear here.</p>
+          <h2 id="requests-title">
+            Requests <a class="small" href={`${base}/requests`}>Open inbox</a>
+          </h2>
+          {props.requests.open + props.requests.resolved === 0 ? (
+            <Empty title="No requests yet">
+              <p>
+                Put the Pinpoints widget on your pages (<code>svc pinpoints snippet</code>); what visitors send lands here.
+              </p>
+            </Empty>
+          ) : (
+            <p>
+              <a href={`${base}/requests`}>{`${props.requests.open} open`}</a>
+              <span class="muted">{` · ${props.requests.resolved} resolved`}</span>
+            </p>
+          )}
         </section>
         <section class="card" aria-labelledby="deploys-title">
           <h2 id="deploys-title">Deploys</h2>

@@ -1,4 +1,4 @@
-import { newId } from '../../ids.js';
+import { newId, newWidgetKey } from '../../ids.js';
 import type { ProjectRow, WorkspaceRow } from '../schema.js';
 import type { Db } from '../store.js';
 
@@ -36,6 +36,7 @@ export async function insertProject(db: Db, project: NewProject, now = Date.now(
     environments: JSON.stringify(project.environments),
     pinpoints: JSON.stringify(project.pinpoints),
     auto: JSON.stringify(project.auto),
+    widget_key: newWidgetKey(),
     created_at: now,
     updated_at: now,
   };
@@ -91,4 +92,27 @@ export async function lockProject(db: Db, projectId: string): Promise<void> {
 
 export async function findProjectById(db: Db, id: string): Promise<ProjectRow> {
   return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The project whose Pinpoints widget has this key, with its workspace's slug. */
+export async function findProjectByWidgetKey(db: Db, key: string): Promise<ProjectListing | undefined> {
+  const row = await db
+    .selectFrom('projects')
+    .innerJoin('workspaces', 'workspaces.id', 'projects.workspace_id')
+    .selectAll('projects')
+    .select('workspaces.slug as workspace_slug')
+    .where('projects.widget_key', '=', key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { workspace_slug, ...project } = row;
+  return { project, workspaceSlug: workspace_slug };
+}
+
+/** The project's widget key, made now for a project created before keys existed. */
+export async function ensureWidgetKey(db: Db, project: Pick<ProjectRow, 'id' | 'widget_key'>): Promise<string> {
+  if (project.widget_key !== null) return project.widget_key;
+  await db.updateTable('projects').set({ widget_key: newWidgetKey() }).where('id', '=', project.id).where('widget_key', 'is', null).execute();
+  const row = await db.selectFrom('projects').select('widget_key').where('id', '=', project.id).executeTakeFirstOrThrow();
+  if (row.widget_key === null) throw new Error(`project ${project.id} has no widget key after one was set`);
+  return row.widget_key;
 }

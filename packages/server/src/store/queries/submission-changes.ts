@@ -87,7 +87,9 @@ export async function unreferencedFiles(db: Db, sha256s: readonly string[]): Pro
   const unreferenced: string[] = [];
   for (const sha256 of new Set(sha256s)) {
     const user = await db.selectFrom('submissions').select('id').where('files', 'like', `%${sha256}%`).limit(1).executeTakeFirst();
-    if (!user) unreferenced.push(sha256);
+    // A request's screenshot with the same contents is the same stored file (docs/pinpoints.md).
+    const screenshot = user ? undefined : await db.selectFrom('requests').select('id').where('screenshot_sha256', '=', sha256).limit(1).executeTakeFirst();
+    if (!user && !screenshot) unreferenced.push(sha256);
   }
   return unreferenced;
 }

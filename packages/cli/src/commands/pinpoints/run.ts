@@ -1,0 +1,21 @@
+import { cliPaths } from '@svc/protocol';
+import { PinpointsResponse } from '@svc/protocol/api';
+import type { ContextOf } from '../../command.js';
+import { callProject } from '../../server-call.js';
+import type { pinpointsSnippet } from './commands.js';
+
+/** `svc pinpoints snippet`: the tag on stdout alone, so `> snippet.html` keeps just it; the rest on stderr. */
+export async function snippet(context: ContextOf<typeof pinpointsSnippet>): Promise<number> {
+  return callProject(
+    context,
+    ({ api, ref }) => api.get(cliPaths.pinpoints(ref.workspace, ref.project), PinpointsResponse),
+    (result) => result.snippet,
+    (result) => `The widget is ${widgetPlaces(result.enabled)}. Add data-environment="staging" to the tag to say which environment a page is in.`,
+  );
+}
+
+/** `on in staging, development` or `off in every environment`. */
+export function widgetPlaces(enabled: PinpointsResponse['enabled']): string {
+  const on = (['production', 'staging', 'development'] as const).filter((environment) => enabled[environment]);
+  return on.length === 0 ? 'off in every environment' : `on in ${on.join(', ')}`;
+}

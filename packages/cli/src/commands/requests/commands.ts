@@ -1,0 +1,80 @@
+import { requestPageSize } from '@svc/protocol';
+import { defineCommand, defineGroup } from '../../command.js';
+import { projectFlags } from '../../common-options.js';
+
+export const requestsList = defineCommand({
+  name: 'list',
+  summary: 'list the requests visitors sent through the Pinpoints widget, newest first',
+  description: `List the project's requests (docs/pinpoints.md), newest first: the open ones, or with --status the resolved ones, all of the inbox, or what the honeypot caught (spam). Prints one page (--limit, ${requestPageSize.default} by default, at most ${requestPageSize.max}); when there are more, the same command with --cursor prints the next.`,
+  flags: {
+    status: { flag: '--status <status>', description: 'open (default), resolved, all or spam', choices: ['open', 'resolved', 'all', 'spam'] },
+    environment: { flag: '--environment <env>', description: 'only requests sent from this environment', choices: ['production', 'staging', 'development'] },
+    limit: { flag: '--limit <n>', description: `requests per page, 1 to ${requestPageSize.max} (default ${requestPageSize.default})` },
+    cursor: { flag: '--cursor <cursor>', description: 'continue after the page that gave this cursor' },
+    ...projectFlags,
+  },
+  examples: ['svc requests list', 'svc requests list --status all --environment staging', 'svc requests list --json | jq -r ".requests[].comment"'],
+  run: async (context): Promise<number> => (await import('./run.js')).list(context),
+});
+
+const requestId = { id: { description: 'the request\'s id (from `svc requests list`)' } } as const;
+
+export const requestsShow = defineCommand({
+  name: 'show',
+  summary: 'show one request: page, element, comment, reporter and the thread of replies',
+  arguments: requestId,
+  flags: projectFlags,
+  examples: ['svc requests show req_…', 'svc requests show req_… --json | jq .request.replies'],
+  run: async (context): Promise<number> => (await import('./run.js')).show(context),
+});
+
+export const requestsReply = defineCommand({
+  name: 'reply',
+  summary: 'reply to a request; the reporter sees it in the widget',
+  description: 'Add a reply to the request\'s thread, signed with the name of your token. The reporter sees it when they open the widget again, and the webhooks receive request.replied.',
+  arguments: requestId,
+  flags: {
+    message: { flag: '-m, --message <text>', description: 'the reply (required; at most 5,000 characters)' },
+    ...projectFlags,
+  },
+  examples: ['svc requests reply req_… --message "Fixed on staging, thanks!"'],
+  run: async (context): Promise<number> => (await import('./run.js')).reply(context),
+});
+
+export const requestsResolve = defineCommand({
+  name: 'resolve',
+  summary: 'mark a request resolved (request.resolved)',
+  arguments: requestId,
+  flags: projectFlags,
+  examples: ['svc requests resolve req_…'],
+  run: async (context): Promise<number> => (await import('./run.js')).resolveRequest(context),
+});
+
+export const requestsReopen = defineCommand({
+  name: 'reopen',
+  summary: 'open a resolved request again (request.reopened)',
+  arguments: requestId,
+  flags: projectFlags,
+  examples: ['svc requests reopen req_…'],
+  run: async (context): Promise<number> => (await import('./run.js')).reopen(context),
+});
+
+export const requestsScreenshot = defineCommand({
+  name: 'screenshot',
+  summary: 'save the screenshot a request came with, as a PNG',
+  description: 'Write the request\'s screenshot, redacted in the visitor\'s browser before it was sent, to --output (default: <id>.png in the current directory). An existing file is not overwritten unless --force.',
+  arguments: requestId,
+  flags: {
+    output: { flag: '-o, --output <file>', description: 'where to write the PNG (default: ./<id>.png)' },
+    force: { flag: '--force', description: 'overwrite the file if it exists' },
+    ...projectFlags,
+  },
+  examples: ['svc requests screenshot req_…', 'svc requests screenshot req_… --output shot.png --json'],
+  run: async (context): Promise<number> => (await import('./run.js')).screenshot(context),
+});
+
+export const requestsCommand = defineGroup({
+  name: 'requests',
+  summary: 'the Pinpoints requests inbox: list, show, reply, resolve, reopen, screenshot',
+  commands: [requestsList, requestsShow, requestsReply, requestsResolve, requestsReopen, requestsScreenshot],
+});

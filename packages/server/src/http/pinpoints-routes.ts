@@ -1,0 +1,150 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
+import { honeypotName } from '../forms/instructions.js';
+import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
+import type { OperationContext } from '../operations/context.js';
+import { widgetTarget, type WidgetTarget } from '../operations/pinpoints.js';
+import { createVisitorRequest, visitorThread } from '../operations/requests.js';
+import { environmentOfHost, originAllowed, originHostname } from '../pinpoints/page-origin.js';
+import { readVisitorRequest } from '../pinpoints/request-body.js';
+import type { WidgetAssets, WidgetAsset } from '../pinpoints/widget-assets.js';
+import { isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
+import { rateLimitHeaders } from '../ratelimit/headers.js';
+import type { RateLimitPolicy } from '../ratelimit/policy.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { limitedAddress } from './client-address.js';
+
+export interface PinpointsRouteServices {
+  readonly context: OperationContext;
+  readonly rateLimiter: RateLimiter;
+  /** The form endpoint's policy: the widget is limited the same way (docs/pinpoints.md). */
+  readonly policy: RateLimitPolicy;
+  /** How much of a visitor's address is kept where the project keeps IPs at all. */
+  readonly formIp: FormIpMode;
+}
+
+type KeyRequest = FastifyRequest<{ Params: { key: string; id?: string }; Querystring: Record<string, string | undefined> }>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The project addressed by `/api/p/:key`, once its key and the page's origin passed. */
+    widgetTarget: WidgetTarget | null;
+  }
+}
+
+const allowedHeaders = `content-type, ${honeypotName}`;
+const exposedHeaders = 'retry-after, ratelimit, ratelimit-policy';
+
+/**
+ * The widget's public API under `/api/p/:key` (docs/pinpoints.md): its settings, sending a
+ * request, and the reporter's view of their request. Every route checks the key (404) and
+ * the page's origin against the project's domains (403) before anything else; CORS headers
+ * go only to origins that passed.
+ */
+export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsRouteServices): Promise<void> {
+  app.decorateRequest('widgetTarget', null);
+  await app.register(multipart, { throwFileSizeLimit: true });
+  const admit = (request: FastifyRequest, reply: FastifyReply) => admitOrigin(request as KeyRequest, reply, services);
+
+  app.get('/:key/settings', { onRequest: admit }, async (request, reply) => {
+    const { query, headers } = request as KeyRequest;
+    const target = request.widgetTarget!;
+    const asked = query['environment'];
+    if (asked !== undefined && !isPinpointsEnvironment(asked)) {
+      throw new ServiceError('validation_failed', 'environment must be production, staging or development', { errors: { environment: 'must be production, staging or development' } });
+    }
+    const environment = asked ?? environmentOfHost(query['host'] ?? originHostname(headers.origin) ?? '', target.domains);
+    const enabled = environment !== null && target.settings[environment];
+    void reply.header('cache-control', 'no-cache');
+    return { ok: true, enabled, redact: enabled ? target.settings.redact : [] };
+  });
+
+  app.post('/:key/requests', { onRequest: [admit, (request, reply) => limitRate(request, reply, services)] }, async (request, reply) => {
+    const target = request.widgetTarget!;
+    const visitor = await readVisitorRequest(request, services.context.store.files);
+    const environment = visitor.environment ?? environmentOfHost(originHostname(request.headers.origin) ?? '', target.domains);
+    if (environment === null || !target.settings[environment]) {
+      await visitor.screenshot?.staged.discard();
+      throw new ServiceError('pinpoints_disabled', environment === null ? 'the page is in no environment of this project' : `the widget is off in ${environment}`);
+    }
+    const userAgent = request.headers['user-agent'];
+    const created = await createVisitorRequest(services.context, {
+      project: target.project,
+      environment,
+      visitor,
+      clientIp: target.settings.storeIp ? storedIp(request.clientAddress, services.formIp) : null,
+      userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
+      spam: request.headers[honeypotName] !== undefined,
+    });
+    return reply.code(200).send({ ok: true, id: created.id, readToken: created.readToken });
+  });
+
+  app.get('/:key/requests/:id', { onRequest: admit }, async (request, reply) => {
+    const { params, query } = request as KeyRequest;
+    const token = query['token'];
+    if (token === undefined || token.length === 0 || token.length > 100) throw new ServiceError('not_found', 'no such request');
+    void reply.header('cache-control', 'no-store');
+    return { ok: true, request: await visitorThread(services.context, request.widgetTarget!.project, params.id ?? '', token) };
+  });
+
+  // The preflight of a cross-origin call with the honeypot header (plain widget calls need none).
+  app.options('/:key/*', { onRequest: admit }, (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', allowedHeaders)
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+}
+
+async function admitOrigin(request: KeyRequest, reply: FastifyReply, services: PinpointsRouteServices): Promise<void> {
+  const target = await widgetTarget(services.context, request.params.key);
+  const origin = request.headers.origin;
+  // A POST must say where it comes from when the project names its sites; a plain GET from
+  // the same origin carries no Origin header at all, and only reads.
+  const mustName = request.method === 'POST' || origin !== undefined;
+  if (mustName && !originAllowed(origin, target.domains)) throw new ServiceError('forbidden_origin', 'this site is not one of the project\'s domains');
+  request.widgetTarget = target;
+  if (origin !== undefined) {
+    void reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', exposedHeaders).header('vary', 'origin');
+  }
+}
+
+async function limitRate(request: FastifyRequest, reply: FastifyReply, services: PinpointsRouteServices): Promise<void> {
+  const target = request.widgetTarget!;
+  const decision = await services.rateLimiter.consume(services.policy, `pinpoints|${target.project.projectId}|${limitedAddress(request.clientAddress)}`);
+  void reply.headers(rateLimitHeaders(decision));
+  if (!decision.allowed) {
+    throw new ServiceError('rate_limited', `too many requests from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
+  }
+}
+
+/** `/pinpoints.js` and its screenshot module: any site may load them (docs/pinpoints.md). */
+export function widgetAssetRoutes(app: FastifyInstance, assets: WidgetAssets | null): Promise<void> {
+  const send = (request: FastifyRequest, reply: FastifyReply, asset: WidgetAsset | undefined): FastifyReply => {
+    if (asset === undefined) throw new ServiceError('unavailable', 'the Pinpoints widget was not built (npm run build)');
+    void reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('cache-control', asset.cacheControl)
+      .header('etag', asset.etag)
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff');
+    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    return reply.send(asset.body);
+  };
+  app.get('/pinpoints.js', (request, reply) => send(request, reply, assets?.widget));
+  if (assets) app.get(`/${assets.capture.file}`, (request, reply) => send(request, reply, assets.capture));
+  return Promise.resolve();
+}
+
+/** `If-None-Match` holds the ETag (a list, weak or not, or `*`): the copy the client has is current. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value === etag || value === `W/${etag}`;
+  });
+}

@@ -1,0 +1,161 @@
+import { Fragment } from 'preact';
+import type { PinpointsResponse, RequestCounts, RequestInfo } from '@svc/protocol/api';
+import { formatBytes } from '../../lib/format-bytes.js';
+import { Badge, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { ProjectNav, Shell } from './layout.js';
+import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
+
+export type RequestTab = 'open' | 'resolved' | 'spam';
+
+export interface RequestsPageProps extends ProjectPageBase {
+  readonly status: RequestTab;
+  readonly requests: readonly RequestInfo[];
+  readonly counts: RequestCounts;
+  readonly nextCursor: string | null;
+  readonly cursor: string | undefined;
+  readonly pinpoints: Omit<PinpointsResponse, 'ok'>;
+  readonly notice?: string;
+  readonly error?: string;
+}
+
+const tabLabels: Record<RequestTab, string> = { open: 'Open', resolved: 'Resolved', spam: 'Spam' };
+
+/** The Pinpoints requests inbox (docs/pinpoints.md): status tabs, each request with its screenshot and thread. */
+export function RequestsPage(props: RequestsPageProps) {
+  const base = projectPath(props.workspace, props.project);
+  const path = `${base}/requests`;
+  const tabUrl = (status: RequestTab, cursor?: string | null) => {
+    const params = new URLSearchParams();
+    if (status !== 'open') params.set('status', status);
+    if (cursor) params.set('cursor', cursor);
+    const text = params.toString();
+    return text ? `${path}?${text}` : path;
+  };
+  const on = (['production', 'staging', 'development'] as const).filter((environment) => props.pinpoints.enabled[environment]);
+  return (
+    <Shell frame={props.frame} title={`${props.project} · Requests`} crumbs={projectCrumbs(props.workspace, props.project, 'Requests')} nav={<ProjectNav base={base} current="requests" forms={props.forms} />}>
+      <div class="page-head">
+        <div>
+          <h1>Requests</h1>
+          <p class="lead">Feedback visitors sent with the Pinpoints widget, newest first</p>
+        </div>
+      </div>
+      {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
+      {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
+      <nav class="tabs" aria-label="Request status">
+        {(['open', 'resolved', 'spam'] as const).map((status) => (
+          <a key={status} href={tabUrl(status)} aria-current={props.status === status ? 'page' : undefined}>
+            {tabLabels[status]} <span class="muted small">{props.counts[status]}</span>
+          </a>
+        ))}
+      </nav>
+      {props.requests.length === 0 ? (
+        <div class="card">
+          <Empty title={props.status === 'open' ? 'No open requests' : props.status === 'resolved' ? 'Nothing resolved yet' : 'No spam'}>
+            <p>{props.status === 'spam' ? 'Requests caught by the honeypot land here, without webhook events.' : 'Put the widget on your pages (below), and what visitors send appears here.'}</p>
+          </Empty>
+        </div>
+      ) : (
+        props.requests.map((request, index) => <RequestItem key={request.id} request={request} path={path} csrf={props.frame.csrfToken} open={index === 0 && props.cursor === undefined} />)
+      )}
+      <Pager label="Requests pages" first={props.cursor ? tabUrl(props.status) : null} next={props.nextCursor ? tabUrl(props.status, props.nextCursor) : null} />
+      <section class="card" aria-labelledby="widget-title">
+        <h2 id="widget-title">The widget</h2>
+        <p>
+          {on.length === 0 ? 'The widget is off in every environment.' : `The widget shows in ${on.join(', ')}.`} Switch it per environment with <code>pinpoints</code> in{' '}
+          <code>service.json</code> and <code>svc push</code>.
+        </p>
+        <label for="widget-snippet">Script tag</label>
+        <textarea id="widget-snippet" readOnly rows={3} class="mono">
+          {props.pinpoints.snippet}
+        </textarea>
+        <p>
+          <button type="button" data-copy="widget-snippet" hidden>
+            Copy tag
+          </button>
+        </p>
+      </section>
+    </Shell>
+  );
+}
+
+function RequestItem(props: { request: RequestInfo; path: string; csrf: string | undefined; open: boolean }) {
+  const { request } = props;
+  const itemPath = `${props.path}/${encodeURIComponent(request.id)}`;
+  const excerpt = request.comment.length > 120 ? `${request.comment.slice(0, 120)}…` : request.comment;
+  const reporter = [request.name, request.email].filter((part): part is string => part !== null).join(' · ');
+  return (
+    <details class="item" id={request.id} open={props.open}>
+      <summary>
+        <span class="summary-main">
+          <Time at={request.createdAt} />
+          <span class="small">{excerpt}</span>
+        </span>
+        <span>
+          <Badge tone="neutral">{request.environment}</Badge>{' '}
+          {request.replies.length > 0 ? <span class="muted small">{`${request.replies.length} ${request.replies.length === 1 ? 'reply' : 'replies'}`}</span> : null}
+        </span>
+      </summary>
+      <div class="item-body">
+        <dl class="fields">
+          <dt>Comment</dt>
+          <dd>{request.comment}</dd>
+          <dt>Page</dt>
+          <dd class="url">{request.url}</dd>
+          <dt>Element</dt>
+          <dd class="mono small">{request.selector ?? '—'}</dd>
+          <dt>From</dt>
+          <dd>{reporter === '' ? <span class="muted">anonymous</span> : reporter}</dd>
+          <dt>Viewport</dt>
+          <dd>{request.viewport ?? '—'}</dd>
+          <dt>Screenshot</dt>
+          <dd>
+            {request.screenshot === null ? (
+              <span class="muted">none{request.screenshotError === null ? '' : ` (${request.screenshotError})`}</span>
+            ) : (
+              <Fragment>
+                <a href={`${itemPath}/screenshot`} class="shot-link">
+                  <img class="shot" src={`${itemPath}/screenshot`} alt={`Screenshot of ${request.url} as the visitor saw it, redacted`} loading="lazy" />
+                </a>
+                <a href={`${itemPath}/screenshot?download=1`} download>
+                  Download PNG
+                </a>{' '}
+                <span class="muted small">{formatBytes(request.screenshot.size)}</span>
+              </Fragment>
+            )}
+          </dd>
+        </dl>
+        <h3 class="thread-title">Thread</h3>
+        {request.replies.length === 0 ? (
+          <p class="muted small">No replies yet. The visitor sees replies when they open the widget again.</p>
+        ) : (
+          <ol class="thread">
+            {request.replies.map((reply) => (
+              <li key={reply.id}>
+                <span class="small">
+                  <strong>{reply.author}</strong> · <Time at={reply.createdAt} />
+                </span>
+                <p>{reply.message}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+        {request.status === 'spam' ? null : (
+          <form method="post" action={`${itemPath}/replies`} class="reply-form">
+            <Csrf token={props.csrf} />
+            <label for={`reply-${request.id}`}>Reply</label>
+            <textarea id={`reply-${request.id}`} name="message" rows={3} maxLength={5000} required />
+            <button type="submit" class="primary">
+              Send reply
+            </button>
+          </form>
+        )}
+        <div class="action-bar start">
+          {request.status === 'open' ? <PostButton action={`${itemPath}/resolve`} csrf={props.csrf} label="Resolve" /> : null}
+          {request.status === 'resolved' ? <PostButton action={`${itemPath}/reopen`} csrf={props.csrf} label="Reopen" /> : null}
+          <span class="muted small mono">{request.id}</span>
+        </div>
+      </div>
+    </details>
+  );
+}
