@@ -24,7 +24,7 @@ describe('installing the CLI and the verifier outside the checkout', () => {
   beforeAll(async () => {
     await run(process.execPath, [join(root, 'scripts/pack-tarballs.js'), '--no-build'], { cwd: root });
     const tarballs = (await readdir(join(root, 'packs'))).filter((name) => name.endsWith('.tgz')).map((name) => join(root, 'packs', name));
-    expect(tarballs.map((path) => path.split('/').at(-1))).toEqual(['svc-cli-0.1.0.tgz', 'svc-config-0.1.0.tgz', 'svc-protocol-0.1.0.tgz', 'svc-server-0.1.0.tgz', 'svc-webhooks-0.1.0.tgz']);
+    expect(tarballs.map((path) => path.split('/').at(-1))).toEqual(['svc-cli-0.1.0.tgz', 'svc-config-0.1.0.tgz', 'svc-pinpoints-0.1.0.tgz', 'svc-protocol-0.1.0.tgz', 'svc-server-0.1.0.tgz', 'svc-webhooks-0.1.0.tgz']);
     site = await mkdtemp(join(tmpdir(), 'svc-outside-'));
     await writeFile(join(site, 'package.json'), JSON.stringify({ name: 'client-site', private: true, type: 'module' }));
     await run(npm, ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], { cwd: site, timeout: 240_000 });
