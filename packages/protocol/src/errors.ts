@@ -43,6 +43,7 @@ export const errorCodes = {
   cancelled: { status: 400, exit: 1, description: 'The command was cancelled at a prompt; nothing was changed.' },
   network_error: { status: 503, exit: 3, description: 'The server could not be reached.' },
   server_error: { status: 502, exit: 3, description: 'The server answered with an unexpected failure or an answer the CLI does not understand.' },
+  build_failed: { status: 400, exit: 1, description: '`npm run build` (svc deploy --build) failed; its output is above, and nothing was deployed.' },
   delivery_failed: { status: 502, exit: 1, description: 'The webhook receiver did not accept a test delivery (no 2xx answer in time); it is retried like any other.' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -36,15 +36,33 @@ export interface SubmissionDeletedData {
   submission: { id: string; createdAt: string; deletedAt: string };
 }
 
+export type EnvironmentName = 'production' | 'staging' | 'development';
+
+/** A deploy as events carry it (docs/hosting.md). */
+export interface DeployInfo {
+  id: string;
+  /** The environment it was deployed to. */
+  environment: EnvironmentName;
+  /** live: an environment serves it; superseded: finished, not served, kept for rollback. */
+  state: 'uploading' | 'live' | 'superseded' | 'failed';
+  /** The environments that serve it. */
+  liveIn: EnvironmentName[];
+  branch: string | null;
+  commit: string | null;
+  files: number;
+  bytes: number;
+  /** Its environment's first domain; null when the environment has none. */
+  url: string | null;
+  previewUrl: string;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 export interface DeployData {
-  deploy: {
-    id: string;
-    environment: 'production' | 'staging' | 'development';
-    branch: string;
-    commit: string;
-    url: string | null;
-    createdAt: string;
-  };
+  deploy: DeployInfo;
+  /** On `deploy.promoted`: the environment it was made live on, and the deploy that served it before. */
+  promotion?: { environment: EnvironmentName; previous: string | null };
 }
 
 /** A request of the Pinpoints inbox as events carry it: the screenshot by size, type and hash, never its bytes. */
@@ -104,10 +122,10 @@ export const eventCatalog: Readonly<Record<EventType, { family: EventFamily; des
   'form.submission.created': { family: 'form', description: 'A submission that is not spam was stored, or one was moved from Spam to the inbox.', producedNow: true },
   'form.submission.spam': { family: 'form', description: 'A submission was routed to Spam, or moved there by hand.', producedNow: true },
   'form.submission.deleted': { family: 'form', description: 'A submission was deleted; the event carries its id, not its fields.', producedNow: true },
-  'deploy.started': { family: 'deploy', description: 'A deploy of a branch started.', producedNow: false },
-  'deploy.succeeded': { family: 'deploy', description: 'A deploy finished and is live.', producedNow: false },
-  'deploy.failed': { family: 'deploy', description: 'A deploy failed.', producedNow: false },
-  'deploy.promoted': { family: 'deploy', description: 'A deploy was promoted to another environment.', producedNow: false },
+  'deploy.started': { family: 'deploy', description: 'A deploy started: its files are being uploaded.', producedNow: true },
+  'deploy.succeeded': { family: 'deploy', description: 'A deploy finished and is live on its environment.', producedNow: true },
+  'deploy.failed': { family: 'deploy', description: 'A deploy failed (its upload stopped); the one live before stays live.', producedNow: true },
+  'deploy.promoted': { family: 'deploy', description: 'A deploy was made live on another environment, or rolled back to.', producedNow: true },
   'request.created': { family: 'request', description: 'A visitor sent a request through the Pinpoints widget.', producedNow: true },
   'request.replied': { family: 'request', description: 'Somebody replied to a request.', producedNow: true },
   'request.resolved': { family: 'request', description: 'A request was marked resolved.', producedNow: true },

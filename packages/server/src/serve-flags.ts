@@ -54,6 +54,13 @@ function smtpUrl(text: string): string | undefined {
   return text;
 }
 
+/** A DNS domain of letters, digits, hyphens and dots: where previews answer. */
+function parseDomain(text: string): string {
+  const domain = text.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(domain)) throw new Error('must be a domain name such as preview.example.com');
+  return domain;
+}
+
 /** A connection timeout: from 100 ms to an hour. */
 function parseTimeout(text: string): number {
   const ms = parseDuration(text);
@@ -143,6 +150,11 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--idle-timeout', value: '<duration>', env: 'SVC_IDLE_TIMEOUT', defaultValue: '120s', description: 'a connection on which nothing moves is closed after this', apply: (text, draft) => void (draft.connections = { ...draft.connections, idleTimeoutMs: parseTimeout(text) }) },
   { flag: '--database-timeout', value: '<duration>', env: 'SVC_DATABASE_TIMEOUT', defaultValue: '5s', description: 'a database operation (connection, lock, statement) fails with 503 after this', apply: (text, draft) => void (draft.databaseTimeoutMs = parseTimeout(text)) },
   { flag: '--min-free-space', value: '<size>', env: 'SVC_MIN_FREE_SPACE', defaultValue: '64MiB', description: 'below this much free disk under the data dir, /healthz reports the storage full', apply: size((draft, bytes) => (draft.minFreeBytes = bytes)) },
+  { flag: '--max-deploy-files', value: '<n>', env: 'SVC_MAX_DEPLOY_FILES', defaultValue: '20000', description: 'most files in one deploy', apply: (text, draft) => void (draft.deployLimits = { ...draft.deployLimits, files: parseCount(text, 1, 10_000_000) }) },
+  { flag: '--max-deploy-size', value: '<size>', env: 'SVC_MAX_DEPLOY_SIZE', defaultValue: '1GiB', description: 'most bytes in one deploy, all files together', apply: size((draft, bytes) => (draft.deployLimits = { ...draft.deployLimits, bytes })) },
+  { flag: '--max-deploy-file-size', value: '<size>', env: 'SVC_MAX_DEPLOY_FILE_SIZE', defaultValue: '100MiB', description: 'largest file of a deploy', apply: size((draft, bytes) => (draft.deployLimits = { ...draft.deployLimits, fileBytes: bytes })) },
+  { flag: '--preview-domain', value: '<domain>', env: 'SVC_PREVIEW_DOMAIN', defaultValue: 'localhost', description: 'each deploy answers at {deploy id}.{this domain}', apply: (text, draft) => void (draft.previewDomain = parseDomain(text)) },
+  { flag: '--deploy-timeout', value: '<duration>', env: 'SVC_DEPLOY_TIMEOUT', defaultValue: '10m', description: 'a deploy whose upload makes no progress this long is marked failed', apply: (text, draft) => void (draft.deployTimeoutMs = parseDuration(text)) },
   {
     flag: '--log-level',
     value: '<level>',

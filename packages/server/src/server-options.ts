@@ -31,6 +31,12 @@ export interface ServerOptions {
   readonly databaseTimeoutMs: number;
   /** Below this much free space under the data dir, health reports the storage full (docs/server.md, "When a dependency fails"). */
   readonly minFreeBytes: number;
+  /** Limits of one deploy (docs/hosting.md). */
+  readonly deployLimits: DeployLimits;
+  /** Previews answer at `{deploy id}.{previewDomain}` (docs/hosting.md). */
+  readonly previewDomain: string;
+  /** An upload that makes no progress for this long fails (its deploy is marked failed). */
+  readonly deployTimeoutMs: number;
   /** How often the health monitor probes the database, the storage and Redis. */
   readonly healthIntervalMs: number;
   /** Keys the rate limiters of one process count before newcomers share one counter. */
@@ -85,6 +91,15 @@ export interface ServerOptions {
   readonly logLevel: string;
 }
 
+/** Limits of one deploy: files, bytes in all, bytes of the largest file. */
+export interface DeployLimits {
+  readonly files: number;
+  readonly bytes: number;
+  readonly fileBytes: number;
+}
+
+export const defaultDeployLimits: DeployLimits = { files: 20_000, bytes: 1024 ** 3, fileBytes: 100 * 1024 ** 2 };
+
 export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOptions {
   return {
     host: '127.0.0.1',
@@ -101,6 +116,9 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     rateLimitKeys: defaultMaxKeys,
     databaseTimeoutMs: defaultDatabaseTimeoutMs,
     minFreeBytes: defaultMinFreeBytes,
+    deployLimits: defaultDeployLimits,
+    previewDomain: 'localhost',
+    deployTimeoutMs: 10 * 60_000,
     healthIntervalMs: 1_000,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,

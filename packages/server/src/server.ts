@@ -8,7 +8,9 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
+import { hostingPlugin } from './http/hosting-routes.js';
 import { pinpointsRoutes, widgetAssetRoutes } from './http/pinpoints-routes.js';
+import { watchDeploys } from './hosting/deploy-watch.js';
 import { publicRoutes } from './http/public-routes.js';
 import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';
@@ -140,6 +142,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
       const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp };
       plugins.push(
+        hostingPlugin(context),
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
@@ -147,6 +150,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
         settings.plugin,
       );
     }
+    const deploys = watchDeploys(context, logger, backgroundFailure);
+    closers.push(() => deploys.stop());
     if (options.role !== 'web') {
       const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, reportFailure: backgroundFailure, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
@@ -164,6 +169,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     const baseUrl = stripSlash(options.baseUrl ?? url);
     const formsUrl = stripSlash(options.formsUrl ?? baseUrl);
     Object.assign(urls, { baseUrl, formsUrl });
+    // A server killed during an upload left its deploy uploading: failed now, the one before stays live.
+    await deploys.check();
     logger.info({ url, role: options.role, backend: store.capabilities.dialect, redis: Boolean(redis) }, 'svc is ready');
     return { url, baseUrl, formsUrl, adminToken, store, close: closeAll };
   } catch (error) {

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
 import { checkerFor, type Static, type TSchema } from '@svc/protocol/api';
 import { failureFromAnswer, unreachable } from './http-failure.js';
@@ -49,6 +51,37 @@ export class ApiClient {
     return this.call('DELETE', path, schema, {});
   }
 
+  /**
+   * A PUT of a file's bytes, streamed from disk (`application/octet-stream`). A 429 is
+   * waited out (its `retry-after`) and tried again, up to `retries` times: a deploy
+   * uploads many files under the token's rate limit.
+   */
+  async upload<S extends TSchema>(path: string, file: string, schema: S, retries = 5): Promise<Static<S>> {
+    for (let attempt = 0; ; attempt += 1) {
+      const url = `${this.apiUrl}${path}`;
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', 'content-type': 'application/octet-stream' },
+          body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+          duplex: 'half',
+          redirect: 'error',
+          signal: AbortSignal.timeout(this.timeoutMs * 10),
+        } as RequestInit);
+      } catch (error) {
+        throw unreachable(this.apiUrl, error);
+      }
+      const text = await this.readText(response);
+      if (response.status === 429 && attempt < retries) {
+        const wait = Number(response.headers.get('retry-after') ?? '1');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(60, Number.isFinite(wait) ? Math.max(wait, 1) : 1) * 1000));
+        continue;
+      }
+      return this.answer('PUT', path, schema, response, text);
+    }
+  }
+
   /** A GET whose answer is read as a stream; only the wait for its headers is timed. */
   async stream(path: string, query?: Query): Promise<Response> {
     const controller = new AbortController();
@@ -65,7 +98,11 @@ export class ApiClient {
   private async call<S extends TSchema>(method: string, path: string, schema: S, options: { query?: Query | undefined; body?: unknown }): Promise<Static<S>> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     const response = await this.send(method, path, options, signal);
-    const text = await this.readText(response);
+    return this.answer(method, path, schema, response, await this.readText(response));
+  }
+
+  /** The answer's body checked against its schema; a failure as the ServiceError it means. */
+  private answer<S extends TSchema>(method: string, path: string, schema: S, response: Response, text: string): Static<S> {
     if (!response.ok) throw failureFromAnswer(response.status, text, this.apiUrl);
     let value: unknown;
     try {

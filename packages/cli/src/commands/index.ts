@@ -1,5 +1,6 @@
 import type { AnyCommand } from '../command.js';
 import { deliveriesCommand } from './deliveries/commands.js';
+import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
 import { pinpointsCommand } from './pinpoints/commands.js';
 import { requestsCommand } from './requests/commands.js';
@@ -27,6 +28,8 @@ export const commands: readonly AnyCommand[] = [
   submissionsCommand,
   webhooksCommand,
   deliveriesCommand,
+  deployCommand,
+  deploysCommand,
   pinpointsCommand,
   requestsCommand,
   tokensCommand,

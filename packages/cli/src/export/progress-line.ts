@@ -13,6 +13,7 @@ export class ProgressLine {
     private readonly total: number,
     private readonly now: () => number = Date.now,
     private readonly intervalMs = 100,
+    private readonly describe: (done: number, total: number) => string = (done, total) => `exported ${done} of ${total} submissions`,
   ) {}
 
   update(done: number): void {
@@ -21,7 +22,7 @@ export class ProgressLine {
     if (this.drawn && now - this.lastDrawn < this.intervalMs && done < this.total) return;
     this.lastDrawn = now;
     this.drawn = true;
-    this.stream.write(`\r\u001b[2Kexported ${done} of ${this.total} submissions`);
+    this.stream.write(`\r\u001b[2K${this.describe(done, this.total)}`);
   }
 
   /** Clears the line, so what follows starts on a clean one. */

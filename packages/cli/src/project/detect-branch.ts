@@ -26,3 +26,18 @@ async function findGitDir(start: string): Promise<string | undefined> {
     if (dirname(current) === current) return undefined;
   }
 }
+
+/** The commit the branch checked out points at (a loose ref or `packed-refs`); undefined when unknown. */
+export async function detectCommit(directory: string): Promise<string | undefined> {
+  const gitDir = await findGitDir(resolve(directory));
+  const branch = await detectBranch(directory);
+  if (gitDir === undefined || branch === undefined) return undefined;
+  const loose = (await readFile(join(gitDir, 'refs', 'heads', branch), 'utf8').catch(() => '')).trim();
+  if (/^[0-9a-f]{40,64}$/.test(loose)) return loose;
+  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const [hash, ref] = line.trim().split(' ');
+    if (ref === `refs/heads/${branch}` && hash !== undefined && /^[0-9a-f]{40,64}$/.test(hash)) return hash;
+  }
+  return undefined;
+}

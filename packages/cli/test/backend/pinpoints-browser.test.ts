@@ -200,11 +200,13 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
 
     const types = ['request.replied', 'request.resolved', 'request.reopened'];
     const deliveries = await receiver.waitFor(3, (request) => types.includes(request.headers['x-service-event'] as string));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const forRequest = receiver.requests.filter((request) => types.includes(request.headers['x-service-event'] as string)).map((request) => JSON.parse(request.body.toString('utf8')));
+    const forRequest = receiver.requests
+      .filter((request) => types.includes(request.headers['x-service-event'] as string))
+      .map((request) => JSON.parse(request.body.toString('utf8')) as { id: string; type: string; data: unknown });
     expect(forRequest.map((event) => event.type).sort()).toEqual([...types].sort());
+    expect(new Set(forRequest.map((event) => event.id)).size).toBe(types.length);
     for (const delivery of deliveries) expect(() => verify(delivery.body, delivery.headers['x-service-signature'] as string, secret)).not.toThrow();
-    expect(forRequest.find((event) => event.type === 'request.replied').data).toMatchObject({ request: { id }, reply: { message: 'Renamed it, thanks!', author: expect.any(String) } });
+    expect(forRequest.find((event) => event.type === 'request.replied')!.data).toMatchObject({ request: { id }, reply: { message: 'Renamed it, thanks!', author: expect.any(String) } });
   });
 
   it('shows the inbox in the settings area: the screenshot, the thread, and a reply that reaches the widget', async () => {

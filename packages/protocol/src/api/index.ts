@@ -1,5 +1,6 @@
 export * from './check.js';
 export * from './common.js';
+export * from './deploys.js';
 export * from './deliveries.js';
 export * from './forms.js';
 export * from './projects.js';

@@ -41,4 +41,10 @@ export const cliPaths = {
   resolveRequest: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/resolve`,
   reopenRequest: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/reopen`,
   requestScreenshot: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/screenshot`,
+  deploys: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/deploys`,
+  deploy: (workspace: string, project: string, id: string) => `${cliPaths.deploys(workspace, project)}/${segment(id)}`,
+  deployFile: (workspace: string, project: string, id: string, sha256: string) => `${cliPaths.deploy(workspace, project, id)}/files/${segment(sha256)}`,
+  finalizeDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/finalize`,
+  promoteDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/promote`,
+  rollback: (workspace: string, project: string) => `${cliPaths.deploys(workspace, project)}/rollback`,
 } as const;

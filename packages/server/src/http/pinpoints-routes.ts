@@ -14,6 +14,7 @@ import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { limitedAddress } from './client-address.js';
+import { etagMatches } from './etag.js';
 
 export interface PinpointsRouteServices {
   readonly context: OperationContext;
@@ -132,19 +133,10 @@ export function widgetAssetRoutes(app: FastifyInstance, assets: WidgetAssets | n
       .header('access-control-allow-origin', '*')
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('x-content-type-options', 'nosniff');
-    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    if (etagMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
     return reply.send(asset.body);
   };
   app.get('/pinpoints.js', (request, reply) => send(request, reply, assets?.widget));
   if (assets) app.get(`/${assets.capture.file}`, (request, reply) => send(request, reply, assets.capture));
   return Promise.resolve();
-}
-
-/** `If-None-Match` holds the ETag (a list, weak or not, or `*`): the copy the client has is current. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
-  });
 }

@@ -25,7 +25,8 @@ function findProblem(root: unknown): string | null {
       if (value.includes('\u0000')) return `${path} must not contain NUL characters`;
       continue;
     }
-    if (value === null || typeof value !== 'object') continue;
+    // Only parsed JSON is walked: a streamed body (a deploy's file) is bytes, not input to store as text.
+    if (value === null || typeof value !== 'object' || !isParsedJson(value)) continue;
     if (depth >= maxInputDepth) return ` is nested more than ${maxInputDepth} levels deep`;
     for (const [key, child] of Object.entries(value)) {
       if (key.includes('\u0000')) return `${path} has a key with a NUL character`;
@@ -33,4 +34,9 @@ function findProblem(root: unknown): string | null {
     }
   }
   return null;
+}
+
+function isParsedJson(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }

@@ -24,6 +24,9 @@ export interface Database {
   sign_in_links: SignInLinksTable;
   requests: RequestsTable;
   request_replies: RequestRepliesTable;
+  deploys: DeploysTable;
+  deploy_files: DeployFilesTable;
+  live_deploys: LiveDeploysTable;
 }
 
 export interface WorkspacesTable {
@@ -254,6 +257,47 @@ export interface RequestRepliesTable {
   created_at: number;
 }
 
+/** uploading: files arriving; ready: finalised (live where an environment points at it); failed. */
+export type DeployState = 'uploading' | 'ready' | 'failed';
+
+/** A deploy of a project's build output (docs/hosting.md). */
+export interface DeploysTable {
+  /** `dpl-` and 26 base32 characters: a DNS label, the deploy's preview hostname. */
+  id: string;
+  project_id: string;
+  environment: string;
+  state: DeployState;
+  branch: string | null;
+  git_commit: string | null;
+  file_count: number;
+  total_bytes: number;
+  /** Why it failed. */
+  error: string | null;
+  /** The name of the token that deployed. */
+  created_by: string | null;
+  created_at: number;
+  /** When it last made progress; an upload idle past the deploy timeout fails. */
+  touched_at: number;
+  finished_at: number | null;
+}
+
+export interface DeployFilesTable {
+  deploy_id: string;
+  /** Relative, `/`-separated, no leading slash: `index.html`, `assets/app.3f9a.js`. */
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+export interface LiveDeploysTable {
+  project_id: string;
+  environment: string;
+  deploy_id: string;
+  updated_at: number;
+}
+
+export type DeployRow = Selectable<DeploysTable>;
+export type DeployFileRow = Selectable<DeployFilesTable>;
 export type RequestRow = Selectable<RequestsTable>;
 export type RequestReplyRow = Selectable<RequestRepliesTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;

@@ -44,7 +44,24 @@ function submission(now: number, createdAt: string): EventDataMap['form.submissi
 }
 
 function deploy(now: number, createdAt: string, url: string | null): EventDataMap['deploy.started'] {
-  return { deploy: { id: newId('dpl', now), environment: 'production', branch: 'main', commit: '0000000000000000000000000000000000000000', url, createdAt } };
+  const id = `dpl-${newId('x', now).slice(2)}`;
+  return {
+    deploy: {
+      id,
+      environment: 'production',
+      state: url === null ? 'uploading' : 'live',
+      liveIn: url === null ? [] : ['production'],
+      branch: 'main',
+      commit: '0000000000000000000000000000000000000000',
+      files: 12,
+      bytes: 48_210,
+      url,
+      previewUrl: `https://${id}.preview.example.com`,
+      error: null,
+      createdAt,
+      finishedAt: url === null ? null : createdAt,
+    },
+  };
 }
 
 function request(now: number, createdAt: string, replied: boolean): EventDataMap['request.created'] {

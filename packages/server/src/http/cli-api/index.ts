@@ -18,6 +18,7 @@ import { requestRoutes } from './requests.js';
 import { submissionRoutes } from './submissions.js';
 import { tokenRoutes } from './tokens.js';
 import { deliveryRoutes } from './deliveries.js';
+import { deployRoutes } from './deploys.js';
 import { webhookRoutes } from './webhooks.js';
 import { validatedSerializer } from './validated-serializer.js';
 
@@ -37,7 +38,7 @@ export interface CliApi {
 }
 
 /** One file per resource; each registers its routes relative to `/api/cli`. */
-const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes];
+const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes];
 
 /**
  * The private CLI API (docs/cli-api.md): bearer tokens, a per-token rate limit, requests

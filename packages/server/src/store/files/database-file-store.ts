@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { sha256Pattern, type FileStore, type StagedFile } from './file-store.js';
+import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
@@ -74,20 +74,38 @@ export class DatabaseFileStore implements FileStore {
     });
   }
 
-  async open(sha256: string): Promise<Readable | null> {
+  async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
     const row = await this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
     if (!row) return null;
-    if (row.content !== null) return Readable.from([Buffer.from(row.content)]);
+    if (row.content !== null) {
+      const content = Buffer.from(row.content);
+      return Readable.from([range ? content.subarray(range.start, range.end + 1) : content]);
+    }
     const db = this.db;
+    // A range reads only the chunks it covers, each cut to the range.
+    const first = range ? Math.floor(range.start / fileChunkBytes) : 0;
     async function* chunks(): AsyncGenerator<Buffer> {
-      for (let seq = 0; ; seq += 1) {
+      for (let seq = first; ; seq += 1) {
+        const offset = seq * fileChunkBytes;
+        if (range && offset > range.end) return;
         const chunk = await db.selectFrom('file_chunks').select('content').where('sha256', '=', sha256).where('seq', '=', seq).executeTakeFirst();
         if (!chunk) return;
-        yield Buffer.from(chunk.content);
+        const content = Buffer.from(chunk.content);
+        yield range ? content.subarray(Math.max(0, range.start - offset), Math.min(content.length, range.end + 1 - offset)) : content;
       }
     }
     return Readable.from(chunks());
+  }
+
+  async has(sha256s: readonly string[]): Promise<Set<string>> {
+    const present = new Set<string>();
+    const wanted = [...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256));
+    for (let index = 0; index < wanted.length; index += 500) {
+      const rows = await this.db.selectFrom('file_blobs').select('sha256').where('sha256', 'in', wanted.slice(index, index + 500)).execute();
+      for (const row of rows) present.add(row.sha256);
+    }
+    return present;
   }
 
   async remove(sha256: string): Promise<void> {

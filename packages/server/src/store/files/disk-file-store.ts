@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { sha256Pattern, type FileStore, type StagedFile } from './file-store.js';
+import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /**
@@ -44,11 +44,20 @@ export class DiskFileStore implements FileStore {
     };
   }
 
-  async open(sha256: string): Promise<Readable | null> {
+  async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
     const path = join(this.root, sha256.slice(0, 2), sha256);
     const exists = await stat(path).catch(() => null);
-    return exists ? createReadStream(path) : null;
+    return exists ? createReadStream(path, range ? { start: range.start, end: range.end } : {}) : null;
+  }
+
+  async has(sha256s: readonly string[]): Promise<Set<string>> {
+    const present = new Set<string>();
+    for (const sha256 of new Set(sha256s)) {
+      if (!sha256Pattern.test(sha256)) continue;
+      if (await stat(join(this.root, sha256.slice(0, 2), sha256)).catch(() => null)) present.add(sha256);
+    }
+    return present;
   }
 
   async remove(sha256: string): Promise<void> {

@@ -116,3 +116,7 @@ export async function ensureWidgetKey(db: Db, project: Pick<ProjectRow, 'id' | '
   if (row.widget_key === null) throw new Error(`project ${project.id} has no widget key after one was set`);
   return row.widget_key;
 }
+
+export async function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRow> {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

@@ -87,9 +87,10 @@ export async function unreferencedFiles(db: Db, sha256s: readonly string[]): Pro
   const unreferenced: string[] = [];
   for (const sha256 of new Set(sha256s)) {
     const user = await db.selectFrom('submissions').select('id').where('files', 'like', `%${sha256}%`).limit(1).executeTakeFirst();
-    // A request's screenshot with the same contents is the same stored file (docs/pinpoints.md).
+    // A request's screenshot or a deploy's file with the same contents is the same stored file.
     const screenshot = user ? undefined : await db.selectFrom('requests').select('id').where('screenshot_sha256', '=', sha256).limit(1).executeTakeFirst();
-    if (!user && !screenshot) unreferenced.push(sha256);
+    const hosted = user || screenshot ? undefined : await db.selectFrom('deploy_files').select('path').where('sha256', '=', sha256).limit(1).executeTakeFirst();
+    if (!user && !screenshot && !hosted) unreferenced.push(sha256);
   }
   return unreferenced;
 }

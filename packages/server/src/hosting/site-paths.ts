@@ -1,0 +1,35 @@
+/**
+ * The paths of a deploy's files to try for a request path, in order (docs/hosting.md):
+ * the file itself, then clean URLs (`/about` → `about.html`, `about/index.html`), and
+ * `index.html` for a directory. Null for a path that is not a clean relative path once
+ * decoded (`..`, `.`, empty segments, backslashes, NUL, bad percent-encoding): it is 404,
+ * and nothing outside the deploy can ever be named, since paths are keys, not files.
+ */
+export function candidatePaths(urlPath: string): string[] | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (!decoded.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(decoded)) return null;
+  const relative = decoded.slice(1);
+  if (relative === '') return ['index.html'];
+  const directory = relative.endsWith('/');
+  const segments = (directory ? relative.slice(0, -1) : relative).split('/');
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
+  const path = segments.join('/');
+  if (directory) return [`${path}/index.html`];
+  return path.endsWith('.html') ? [path] : [path, `${path}.html`, `${path}/index.html`];
+}
+
+/**
+ * Names built tools give assets by their content (`app.3f9a1c2b.js`, `index-BxK2a9Qd.css`,
+ * `_next/static/…`): safe to cache for a year, since a change makes a new name.
+ */
+export function isContentHashed(path: string): boolean {
+  if (path.startsWith('_next/static/') || path.startsWith('_astro/')) return true;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return /[.-][A-Za-z0-9_]{8,}\.[a-z0-9]+$/.test(name) && /\d/.test(name.replace(/\.[a-z0-9]+$/, '').slice(-12));
+}

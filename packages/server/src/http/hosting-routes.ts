@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { contentType } from 'mime-types';
+import parseRange from 'range-parser';
+import { candidatePaths, isContentHashed } from '../hosting/site-paths.js';
+import { resolveHost } from '../hosting/hosted-sites.js';
+import type { OperationContext } from '../operations/context.js';
+import { widgetSnippet } from '../operations/pinpoints.js';
+import { widgetSettings, isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
+import { findDeployFile } from '../store/queries/deploys.js';
+import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
+import type { DeployFileRow } from '../store/schema.js';
+import { etagMatches } from './etag.js';
+
+/** What answers on every hostname, hosted or not: the form endpoint and the widget (docs/hosting.md). */
+const servicePaths = /^\/(api\/f\/|api\/p\/|pinpoints\.js|pinpoints-capture\.)/;
+/** HTML larger than this is served as it is, without the widget's tag. */
+const maxInjectedHtmlBytes = 5 * 1024 * 1024;
+
+/**
+ * Static hosting (docs/hosting.md): a request whose `Host` is a hosted site is answered
+ * from that site's deploy before any route sees it. Added with skip-override so that the
+ * hook applies to the whole app, not only to this plugin's routes.
+ */
+export function hostingPlugin(context: OperationContext) {
+  const plugin = (app: FastifyInstance): Promise<void> => {
+    app.addHook('onRequest', async (request, reply) => {
+      if (servicePaths.test(request.url)) return;
+      const target = await resolveHost(context.store.db, request.headers.host, context.options.previewDomain);
+      if (target === null) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
+      }
+      if (target.deployId === null) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Nothing is deployed here yet.');
+      return serveFile(context, request, reply, target.deployId, target.projectId, target.environment);
+    });
+    return Promise.resolve();
+  };
+  (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  return plugin;
+}
+
+async function serveFile(context: OperationContext, request: FastifyRequest, reply: FastifyReply, deployId: string, projectId: string, environment: string): Promise<FastifyReply> {
+  const db = context.store.db;
+  const path = request.url.split('?')[0] ?? '/';
+  let file: DeployFileRow | undefined;
+  for (const candidate of candidatePaths(path) ?? []) {
+    file = await findDeployFile(db, deployId, candidate);
+    if (file) break;
+  }
+  let status = 200;
+  if (!file) {
+    file = await findDeployFile(db, deployId, '404.html');
+    if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    status = 404;
+  }
+  const type = contentType(file.path.slice(file.path.lastIndexOf('/') + 1)) || 'application/octet-stream';
+  void reply
+    .header('content-type', type)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', status === 404 ? 'no-cache' : isContentHashed(file.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+
+  const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await widgetTagFor(context, projectId, environment) : null;
+  if (widgetTag !== null) return sendWithWidget(context, request, reply, file, status, widgetTag);
+
+  const etag = `"${file.sha256.slice(0, 32)}"`;
+  void reply.header('etag', etag).header('accept-ranges', 'bytes');
+  if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const range = status === 200 ? requestedRange(request, etag, file.size) : null;
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
+  if (range !== null) {
+    void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', String(range.end - range.start + 1));
+    if (request.method === 'HEAD') return reply.send();
+    return reply.send(await context.store.files.open(file.sha256, range));
+  }
+  void reply.code(status).header('content-length', String(file.size));
+  if (request.method === 'HEAD') return reply.send();
+  const content = await context.store.files.open(file.sha256);
+  if (content === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  return reply.send(content);
+}
+
+/** The page with the Pinpoints tag before `</body>`: whole, so no ranges; its ETag names the tag too. */
+async function sendWithWidget(context: OperationContext, request: FastifyRequest, reply: FastifyReply, file: DeployFileRow, status: number, tag: string): Promise<FastifyReply> {
+  const etag = `"${file.sha256.slice(0, 24)}-${createHash('sha256').update(tag).digest('hex').slice(0, 8)}"`;
+  void reply.header('etag', etag);
+  if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const content = await context.store.files.open(file.sha256);
+  const chunks: Buffer[] = [];
+  for await (const chunk of content ?? []) chunks.push(chunk as Buffer);
+  const html = Buffer.concat(chunks).toString('utf8');
+  const at = html.toLowerCase().lastIndexOf('</body>');
+  const body = Buffer.from(at === -1 ? `${html}${tag}` : `${html.slice(0, at)}${tag}${html.slice(at)}`, 'utf8');
+  void reply.code(status).header('content-length', String(body.length));
+  return request.method === 'HEAD' ? reply.send() : reply.send(body);
+}
+
+/** The tag where the project's widget is on for this environment, else null. */
+async function widgetTagFor(context: OperationContext, projectId: string, environment: string): Promise<string | null> {
+  if (!isPinpointsEnvironment(environment)) return null;
+  const project = await findProjectById(context.store.db, projectId);
+  if (!widgetSettings(project.pinpoints)[environment]) return null;
+  const key = await ensureWidgetKey(context.store.db, project);
+  return widgetSnippet(context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`);
+}
+
+function requestedRange(request: FastifyRequest, etag: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const header = request.headers.range;
+  if (header === undefined) return null;
+  const ifRange = request.headers['if-range'];
+  if (ifRange !== undefined && ifRange !== etag) return null;
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  // Malformed, or several ranges (multipart answers are not made): the whole file.
+  if (ranges === -2 || ranges.length !== 1 || ranges.type !== 'bytes') return null;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
+}

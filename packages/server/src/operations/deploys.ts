@@ -1,0 +1,285 @@
+import type { Readable } from 'node:stream';
+import { ServiceError, type DeployData, type DeployInfo as EventDeploy } from '@svc/protocol';
+import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
+import { newId } from '../ids.js';
+import { formatBytes } from '../lib/format-bytes.js';
+import {
+  deployHasContent,
+  deployHashes,
+  findDeploy,
+  finishDeploy,
+  insertDeploy,
+  listDeploys as listDeployRows,
+  liveDeploys,
+  previousReadyDeploy,
+  setLiveDeploy,
+  staleUploads,
+  touchDeploy,
+} from '../store/queries/deploys.js';
+import { listProjectDomains } from '../store/queries/domains.js';
+import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
+import { insertEvent } from '../store/queries/submission-changes.js';
+import { findTokenListing } from '../store/queries/tokens.js';
+import type { DeployRow, ProjectRow } from '../store/schema.js';
+import type { Db } from '../store/store.js';
+import type { OperationContext, Principal } from './context.js';
+import { isoTime, isoTimeOrNull } from './iso-time.js';
+import type { ProjectInput } from './project-config.js';
+import { projectInScope, type ProjectInScope } from './scope.js';
+import { deployPathProblem } from './deploy-paths.js';
+
+const environments: readonly EnvironmentName[] = ['production', 'staging', 'development'];
+
+/** A deploy id is a DNS label (its preview hostname): `dpl-` and the 26 characters of a time-ordered id. */
+export function newDeployId(now: number): string {
+  return `dpl-${newId('x', now).slice(2)}`;
+}
+
+export const deployIdPattern = /^dpl-[0-9a-z]{26}$/;
+
+export interface StartDeployInput extends ProjectInput {
+  readonly environment: EnvironmentName;
+  readonly branch?: string | undefined;
+  readonly commit?: string | undefined;
+  readonly files: readonly DeployFileEntry[];
+}
+
+/**
+ * `svc deploy`, first step: checks the manifest against the limits before anything is
+ * uploaded, records the deploy (uploading) with `deploy.started`, and answers which
+ * contents the service lacks.
+ */
+export async function startDeploy(context: OperationContext, principal: Principal, input: StartDeployInput): Promise<{ deploy: DeployInfo; missing: string[] }> {
+  const limits = context.options.deployLimits;
+  if (input.files.length > limits.files) throw new ServiceError('payload_too_large', `a deploy holds at most ${limits.files} files; this one has ${input.files.length}`);
+  const seen = new Set<string>();
+  let bytes = 0;
+  for (const file of input.files) {
+    const problem = deployPathProblem(file.path);
+    if (problem !== null) throw new ServiceError('validation_failed', `${JSON.stringify(file.path)} ${problem}`, { errors: { [file.path]: problem } });
+    if (seen.has(file.path)) throw new ServiceError('validation_failed', `${JSON.stringify(file.path)} is listed twice`, { errors: { [file.path]: 'is listed twice' } });
+    seen.add(file.path);
+    if (file.size > limits.fileBytes) throw new ServiceError('payload_too_large', `${file.path} is ${formatBytes(file.size)}; a file of a deploy is at most ${formatBytes(limits.fileBytes)}`);
+    bytes += file.size;
+  }
+  if (bytes > limits.bytes) throw new ServiceError('payload_too_large', `the deploy is ${formatBytes(bytes)}; a deploy is at most ${formatBytes(limits.bytes)}`);
+
+  const now = context.now();
+  const { row, scope } = await context.store.transaction(async (trx) => {
+    const scope = await projectInScope(trx, principal, input.workspace, input.project);
+    const declared = Object.keys(JSON.parse(scope.project.environments) as Record<string, unknown>);
+    if (!declared.includes(input.environment)) {
+      throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${declared.join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
+    }
+    const row: DeployRow = {
+      id: newDeployId(now),
+      project_id: scope.project.id,
+      environment: input.environment,
+      state: 'uploading',
+      branch: input.branch ?? null,
+      git_commit: input.commit ?? null,
+      file_count: input.files.length,
+      total_bytes: bytes,
+      error: null,
+      created_by: (await findTokenListing(trx, principal.tokenId))?.token.name ?? null,
+      created_at: now,
+      touched_at: now,
+      finished_at: null,
+    };
+    await insertDeploy(trx, row, input.files.map((file) => ({ deploy_id: row.id, path: file.path, sha256: file.sha256, size: file.size })));
+    await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
+    return { row, scope };
+  });
+  context.store.announceEvents();
+  const hashes = [...new Set(input.files.map((file) => file.sha256))];
+  const present = await context.store.files.has(hashes);
+  return { deploy: await deployInfo(context.store.db, context, scope.project, row), missing: hashes.filter((sha256) => !present.has(sha256)) };
+}
+
+/** `PUT …/deploys/:id/files/:sha256`: one file's bytes, checked against the hash they were announced with. */
+export async function uploadDeployFile(
+  context: OperationContext,
+  principal: Principal,
+  input: ProjectInput & { id: string; sha256: string },
+  content: Readable,
+): Promise<{ sha256: string; size: number }> {
+  const { row } = await deployInScope(context.store.db, principal, input);
+  if (row.state !== 'uploading') throw new ServiceError('conflict', `deploy ${row.id} is ${row.state === 'failed' ? 'failed' : 'finished'}; start a new one`);
+  if (!(await deployHasContent(context.store.db, row.id, input.sha256))) throw new ServiceError('not_found', `deploy ${row.id} lists no file with these contents`);
+  const limit = context.options.deployLimits.fileBytes;
+  let received = 0;
+  async function* limited(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of content as AsyncIterable<Uint8Array>) {
+      received += chunk.byteLength;
+      if (received > limit) throw new ServiceError('payload_too_large', `a file of a deploy is at most ${formatBytes(limit)}`);
+      yield chunk;
+    }
+  }
+  const staged = await context.store.files.stage(limited());
+  if (staged.sha256 !== input.sha256) {
+    await staged.discard();
+    throw new ServiceError('validation_failed', `the bytes sent hash to ${staged.sha256}, not ${input.sha256}`, { errors: { sha256: 'does not match the contents' } });
+  }
+  await staged.commit();
+  await touchDeploy(context.store.db, row.id, context.now());
+  return { sha256: staged.sha256, size: staged.size };
+}
+
+/**
+ * `svc deploy`, last step: every content is stored, so the deploy becomes live for its
+ * environment: the state, the environment's pointer and `deploy.succeeded` in one transaction.
+ */
+export async function finalizeDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { id: string }): Promise<{ deploy: DeployInfo }> {
+  const { row } = await deployInScope(context.store.db, principal, input);
+  if (row.state !== 'uploading') throw new ServiceError('conflict', `deploy ${row.id} is ${row.state === 'failed' ? 'failed' : 'finished already'}`);
+  const hashes = await deployHashes(context.store.db, row.id);
+  const present = await context.store.files.has(hashes);
+  const missing = hashes.filter((sha256) => !present.has(sha256));
+  if (missing.length > 0) throw new ServiceError('conflict', `${missing.length} of the deploy's files are not uploaded yet`, { missing: missing.slice(0, 100) });
+  const now = context.now();
+  const result = await context.store.transaction(async (trx) => {
+    const scope = await projectInScope(trx, principal, input.workspace, input.project);
+    if (!(await finishDeploy(trx, row.id, 'ready', now))) throw new ServiceError('conflict', `deploy ${row.id} is not uploading any more`);
+    await setLiveDeploy(trx, scope.project.id, row.environment, row.id, now);
+    const finished: DeployRow = { ...row, state: 'ready', finished_at: now, touched_at: now };
+    await emit(trx, scope, 'deploy.succeeded', { deploy: await eventDeploy(trx, context, scope.project, finished) }, now);
+    return { scope, finished };
+  });
+  context.store.announceEvents();
+  return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
+}
+
+/**
+ * Uploads idle past `--deploy-timeout` (a client that vanished, a server killed mid-upload)
+ * are marked failed with `deploy.failed`; what was live stays live. Run at start and by
+ * maintenance.
+ */
+export async function failStaleDeploys(context: OperationContext): Promise<number> {
+  const now = context.now();
+  const stale = await staleUploads(context.store.db, now - context.options.deployTimeoutMs, 100);
+  let failed = 0;
+  for (const row of stale) {
+    const done = await context.store.transaction(async (trx) => {
+      if (!(await finishDeploy(trx, row.id, 'failed', now, 'the upload stopped before the deploy was finished'))) return false;
+      const project = await findProjectById(trx, row.project_id);
+      const workspace = await findWorkspaceById(trx, project.workspace_id);
+      const failedRow: DeployRow = { ...row, state: 'failed', finished_at: now, error: 'the upload stopped before the deploy was finished' };
+      await emit(trx, { project, workspace }, 'deploy.failed', { deploy: await eventDeploy(trx, context, project, failedRow) }, now);
+      return true;
+    });
+    if (done) failed += 1;
+  }
+  if (failed > 0) context.store.announceEvents();
+  return failed;
+}
+
+/** `svc deploys list`: newest first, with what each environment serves. */
+export async function listProjectDeploys(
+  context: OperationContext,
+  principal: Principal,
+  input: ProjectInput & { environment?: EnvironmentName | undefined; limit?: number | undefined },
+): Promise<Omit<ListDeploysResponse, 'ok'>> {
+  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const rows = await listDeployRows(context.store.db, project.id, input.environment, input.limit ?? 20);
+  const live = await liveDeploys(context.store.db, project.id);
+  const domains = await listProjectDomains(context.store.db, project.id);
+  return {
+    deploys: rows.map((row) => toDeployInfo(context, row, live, domains)),
+    live: { production: live.get('production') ?? null, staging: live.get('staging') ?? null, development: live.get('development') ?? null },
+  };
+}
+
+/** `svc deploys promote ID --to ENV`: the environment serves that finished deploy, at once. */
+export async function promoteDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { id: string; to: EnvironmentName }) {
+  return switchLive(context, principal, input, input.to, async (trx) => (await deployInScope(trx, principal, input)).row);
+}
+
+/** `svc deploys rollback --environment E [ID]`: back to `ID`, or to the deploy before the one live now. */
+export async function rollbackDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { environment: EnvironmentName; id?: string | undefined }) {
+  return switchLive(context, principal, input, input.environment, async (trx, scope, current) => {
+    if (input.id !== undefined) return (await deployInScope(trx, principal, { ...input, id: input.id })).row;
+    if (current === null) throw new ServiceError('conflict', `nothing is live on ${input.environment}, so there is nothing to roll back`);
+    const previous = await previousReadyDeploy(trx, scope.project.id, input.environment, current);
+    if (!previous) throw new ServiceError('conflict', `${input.environment} has no finished deploy before ${current} to roll back to`);
+    return previous;
+  });
+}
+
+async function switchLive(
+  context: OperationContext,
+  principal: Principal,
+  input: ProjectInput,
+  environment: EnvironmentName,
+  choose: (trx: Db, scope: ProjectInScope, current: string | null) => Promise<DeployRow>,
+): Promise<{ deploy: DeployInfo; environment: EnvironmentName; previous: string | null; changed: boolean }> {
+  const now = context.now();
+  const result = await context.store.transaction(async (trx) => {
+    const scope = await projectInScope(trx, principal, input.workspace, input.project);
+    const declared = Object.keys(JSON.parse(scope.project.environments) as Record<string, unknown>);
+    if (!declared.includes(environment)) throw new ServiceError('validation_failed', `the project has no ${environment} environment`, { errors: { environment: 'is not one of the project\'s environments' } });
+    const current = (await liveDeploys(trx, scope.project.id)).get(environment) ?? null;
+    const target = await choose(trx, scope, current);
+    if (target.state !== 'ready') throw new ServiceError('conflict', `deploy ${target.id} is ${target.state}; only a finished deploy can go live`);
+    if (current === target.id) return { scope, target, previous: current, changed: false };
+    await setLiveDeploy(trx, scope.project.id, environment, target.id, now);
+    await emit(trx, scope, 'deploy.promoted', { deploy: await eventDeploy(trx, context, scope.project, target), promotion: { environment, previous: current } }, now);
+    return { scope, target, previous: current, changed: true };
+  });
+  if (result.changed) context.store.announceEvents();
+  return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
+}
+
+async function deployInScope(db: Db, principal: Principal, input: ProjectInput & { id: string }): Promise<ProjectInScope & { row: DeployRow }> {
+  const scope = await projectInScope(db, principal, input.workspace, input.project);
+  const row = deployIdPattern.test(input.id) ? await findDeploy(db, scope.project.id, input.id) : undefined;
+  if (!row) throw new ServiceError('not_found', `no deploy "${input.id}" in project "${input.project}"`);
+  return { ...scope, row };
+}
+
+async function emit(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: string, data: DeployData, now: number): Promise<void> {
+  const id = newId('evt', now);
+  const payload = JSON.stringify({ id, type, createdAt: isoTime(now), workspace: scope.workspace.slug, project: scope.project.name, data });
+  await insertEvent(trx, { id, projectId: scope.project.id, type, payload, now });
+}
+
+async function eventDeploy(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<EventDeploy> {
+  const { createdBy: _createdBy, ...info } = await deployInfo(db, context, project, row);
+  return info;
+}
+
+async function deployInfo(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<DeployInfo> {
+  return toDeployInfo(context, row, await liveDeploys(db, project.id), await listProjectDomains(db, project.id));
+}
+
+function toDeployInfo(context: OperationContext, row: DeployRow, live: Map<string, string>, domains: readonly { hostname: string; environment: string }[]): DeployInfo {
+  const liveIn = environments.filter((environment) => live.get(environment) === row.id);
+  const state = row.state === 'uploading' ? 'uploading' : row.state === 'failed' ? 'failed' : liveIn.length > 0 ? 'live' : 'superseded';
+  const domain = domains.find((entry) => entry.environment === row.environment);
+  return {
+    id: row.id,
+    environment: row.environment as EnvironmentName,
+    state,
+    liveIn,
+    branch: row.branch,
+    commit: row.git_commit,
+    files: row.file_count,
+    bytes: row.total_bytes,
+    url: domain ? siteUrl(context.urls.baseUrl, domain.hostname) : null,
+    previewUrl: siteUrl(context.urls.baseUrl, `${row.id}.${context.options.previewDomain}`),
+    error: row.error,
+    createdBy: row.created_by,
+    createdAt: isoTime(row.created_at),
+    finishedAt: isoTimeOrNull(row.finished_at),
+  };
+}
+
+/** The base URL with another hostname: the scheme and port the service answers on. */
+export function siteUrl(baseUrl: string, hostname: string): string {
+  try {
+    const url = new URL(baseUrl);
+    url.hostname = hostname;
+    return url.origin;
+  } catch {
+    return `http://${hostname}`;
+  }
+}
