@@ -10,6 +10,8 @@ export interface LoadRunConfig {
   readonly durationSeconds: number;
   /** Makes idempotency keys (and file contents) unique across runs against one server. */
   readonly tag: string;
+  /** GET requests with this Host header instead of form posts (the hosting bench). */
+  readonly get?: { readonly host: string };
 }
 
 export interface LoadRunResult {
@@ -32,7 +34,8 @@ export async function runLoad(config: LoadRunConfig): Promise<LoadRunResult> {
     connections: config.connections,
     duration: config.durationSeconds,
     timeout: 30,
-    requests: [
+    ...(config.get ? { method: 'GET', headers: { host: config.get.host } } : {}),
+    requests: config.get ? [{ method: 'GET' }] : [
       {
         method: 'POST',
         setupRequest: (request) => {

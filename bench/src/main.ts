@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
+import { benchHosting, type HostingFigures } from './hosting-bench.js';
 import { benchDeliveryLatency, benchDeliveryThroughput, type DeliveryLatencyFigures, type DeliveryThroughputFigures } from './delivery-bench.js';
 import { benchCeiling, benchEndpoint, type EndpointFigures, type LoadSettings } from './endpoint-bench.js';
 import type { LoadShape } from './load-shapes.js';
@@ -20,7 +21,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate,settings' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate,settings,hosting' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -122,7 +123,26 @@ if (sections.has('settings')) {
   print(`  settings delivery log, ${settingsPage.deliveries} deliveries (${Math.round(settingsPage.bytes / 1024)} KiB): p50 ${settingsPage.latencyMs.p50.toFixed(1)} ms  p99 ${settingsPage.latencyMs.p99.toFixed(1)} ms (${settingsPage.requests} sequential requests)`);
 }
 
+let hosting: HostingFigures[] = [];
+if (sections.has('hosting')) {
+  hosting = await benchHosting({ ...settings, nodeArgs: nodeArgsFor('hosting') });
+  for (const figures of hosting) {
+    print(
+      `  hosting ${figures.file} (${Math.round(figures.bytes / 1024)} KiB): svc ${Math.round(figures.svc.requestsPerSecond)} req/s p99 ${figures.svc.latencyMs.p99} ms, plain node:http ${Math.round(figures.ceiling.requestsPerSecond)} req/s: ${(figures.ratio * 100).toFixed(0)} %  (svc statuses ${JSON.stringify(figures.svc.statusCodes)})`,
+    );
+  }
+  await reportProfile('hosting');
+}
+
 const rows = table(endpoint, latency, throughput, validate);
+for (const figures of hosting) {
+  rows.push({
+    figure: `hosted ${figures.file === 'html' ? 'small HTML page' : '100 KiB asset'}, SQLite: share of a plain node:http static server`,
+    measured: `${(figures.ratio * 100).toFixed(0)} % (${Math.round(figures.svc.requestsPerSecond)} / ${Math.round(figures.ceiling.requestsPerSecond)} req/s)`,
+    target: '≥ 70 %',
+    met: figures.ratio >= 0.7 ? 'yes' : '**no**',
+  });
+}
 if (settingsPage) {
   rows.push({
     figure: `settings delivery log page, ${settingsPage.deliveries} deliveries: p50 / p99`,
@@ -142,7 +162,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, settingsPage, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, settingsPage, hosting, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

@@ -28,10 +28,10 @@ export interface CeilingServer {
   stop(): Promise<void>;
 }
 
-/** Starts the raw node:http ceiling server in its own process. */
-export function startCeilingServer(nodeArgs: readonly string[] = []): Promise<CeilingServer> {
+/** Starts the raw node:http ceiling server in its own process (or another script of this folder, with its arguments). */
+export function startCeilingServer(nodeArgs: readonly string[] = [], script = './ceiling-server.js', args: readonly string[] = []): Promise<CeilingServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, here('./ceiling-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -16,9 +16,11 @@ const deployLabel = /^dpl-[0-9a-z]{26}$/;
  * `{deploy id}.{preview domain}` is that deploy's preview (once finished); a hostname in a
  * project's `domains` is that environment's live deploy. Anything else is the service itself.
  */
-export async function resolveHost(db: Db, hostHeader: string | undefined, previewDomain: string): Promise<HostedTarget | null> {
+export async function resolveHost(db: Db, hostHeader: string | undefined, previewDomain: string, serviceHostnames: ReadonlySet<string>): Promise<HostedTarget | null> {
   const hostname = hostnameOf(hostHeader);
-  if (hostname === null) return null;
+  // The service's own names and bare addresses are never a site: health checks, the CLI API
+  // and the settings area are answered without a lookup, even while the database is away.
+  if (hostname === null || serviceHostnames.has(hostname) || /^[\d.]+$/.test(hostname)) return null;
   const suffix = `.${previewDomain}`;
   if (hostname.endsWith(suffix)) {
     const label = hostname.slice(0, -suffix.length);

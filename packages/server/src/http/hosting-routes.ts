@@ -23,10 +23,13 @@ const maxInjectedHtmlBytes = 5 * 1024 * 1024;
  * hook applies to the whole app, not only to this plugin's routes.
  */
 export function hostingPlugin(context: OperationContext) {
+  let ownNames: Set<string> | null = null;
+  // Known once the server listens (the base URL defaults to its address).
+  const own = (): Set<string> => (ownNames ??= context.urls.baseUrl === '' ? null : serviceHostnames(context)) ?? serviceHostnames(context);
   const plugin = (app: FastifyInstance): Promise<void> => {
     app.addHook('onRequest', async (request, reply) => {
       if (servicePaths.test(request.url)) return;
-      const target = await resolveHost(context.store.db, request.headers.host, context.options.previewDomain);
+      const target = await resolveHost(context.store.db, request.headers.host, context.options.previewDomain, own());
       if (target === null) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
@@ -114,4 +117,17 @@ function requestedRange(request: FastifyRequest, etag: string, size: number): { 
   // Malformed, or several ranges (multipart answers are not made): the whole file.
   if (ranges === -2 || ranges.length !== 1 || ranges.type !== 'bytes') return null;
   return { start: ranges[0]!.start, end: ranges[0]!.end };
+}
+
+/** The hostnames the service itself answers on: its base and forms URLs, and `localhost`. */
+function serviceHostnames(context: OperationContext): Set<string> {
+  const names = new Set(['localhost']);
+  for (const url of [context.urls.baseUrl, context.urls.formsUrl]) {
+    try {
+      names.add(new URL(url).hostname.toLowerCase());
+    } catch {
+      // Not known before the server listens.
+    }
+  }
+  return names;
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
 
 /** Deeper input is refused before validation: nothing we accept nests this far, and deep recursion would exhaust the stack. */
@@ -11,6 +12,8 @@ export const maxInputDepth = 64;
  */
 export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   for (const [where, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+    // A streamed body (a deploy's file) is bytes, not input stored as text.
+    if (value instanceof Readable) continue;
     const problem = findProblem(value);
     if (problem !== null) return done(new ServiceError('invalid_body', `${where}${problem}`));
   }
@@ -25,8 +28,7 @@ function findProblem(root: unknown): string | null {
       if (value.includes('\u0000')) return `${path} must not contain NUL characters`;
       continue;
     }
-    // Only parsed JSON is walked: a streamed body (a deploy's file) is bytes, not input to store as text.
-    if (value === null || typeof value !== 'object' || !isParsedJson(value)) continue;
+    if (value === null || typeof value !== 'object') continue;
     if (depth >= maxInputDepth) return ` is nested more than ${maxInputDepth} levels deep`;
     for (const [key, child] of Object.entries(value)) {
       if (key.includes('\u0000')) return `${path} has a key with a NUL character`;
@@ -36,7 +38,3 @@ function findProblem(root: unknown): string | null {
   return null;
 }
 
-function isParsedJson(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
-}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SettingsRequestTools } from '../settings-tools.js';
+import { deployPages } from './deploy-pages.js';
 import { formPages } from './form-pages.js';
 import { projectPages } from './project-pages.js';
 import { requestPages } from './request-pages.js';
@@ -13,4 +14,5 @@ export function pageRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
   webhookPages(app, tools);
   formPages(app, tools);
   requestPages(app, tools);
+  deployPages(app, tools);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { projectActivity } from '../../operations/activity.js';
+import { listProjectDeploys } from '../../operations/deploys.js';
 import { listProjects } from '../../operations/projects.js';
 import { projectRequestCounts } from '../../operations/requests.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
@@ -20,11 +21,12 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {
     const { base, principal } = await projectPageBase(tools, request, request.params);
-    const [webhooks, activity, requests] = await Promise.all([
+    const [webhooks, activity, requests, deploys] = await Promise.all([
       listWebhookStatuses(context, principal, request.params),
       projectActivity(context, principal, request.params),
       projectRequestCounts(context, principal, request.params),
+      listProjectDeploys(context, principal, { ...request.params, limit: 1 }),
     ]);
-    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity, requests }));
+    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity, requests, live: deploys.live }));
   });
 }

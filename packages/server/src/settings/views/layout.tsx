@@ -87,11 +87,7 @@ export function ProjectNav(props: { base: string; current: ProjectSection; forms
         {link('overview', props.base, 'Overview')}
         {link('webhooks', `${props.base}/webhooks`, 'Webhooks')}
         {link('requests', `${props.base}/requests`, 'Requests')}
-        <li>
-          <span class="soon" aria-disabled="true">
-            Deploys <span class="tag">soon</span>
-          </span>
-        </li>
+        {link('deploys', `${props.base}/deploys`, 'Deploys')}
       </ul>
       {props.forms.length > 0 ? (
         <>

@@ -1,4 +1,4 @@
-import type { FormInfo, RequestCounts } from '@svc/protocol/api';
+import type { FormInfo, ListDeploysResponse, RequestCounts } from '@svc/protocol/api';
 import type { ActivityHour } from '../../operations/activity.js';
 import type { WebhookStatus } from '../../operations/webhook-health.js';
 import { ActivityChart } from './activity-chart.js';
@@ -20,7 +20,7 @@ export function projectCrumbs(workspace: string, project: string, last?: string)
   return last === undefined ? [...base, { label: project }] : [...base, { label: project, href: projectPath(workspace, project) }, { label: last }];
 }
 
-export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts }) {
+export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts; live: ListDeploysResponse['live'] }) {
   const base = projectPath(props.workspace, props.project);
   const totals = props.activity.reduce((sum, hour) => ({ submissions: sum.submissions + hour.submissions, spam: sum.spam + hour.spam, delivered: sum.delivered + hour.delivered, failed: sum.failed + hour.failed }), {
     submissions: 0,
@@ -114,8 +114,26 @@ export function OverviewPage(props: ProjectPageBase & { webhooks: readonly Webho
           )}
         </section>
         <section class="card" aria-labelledby="deploys-title">
-          <h2 id="deploys-title">Deploys</h2>
-          <p class="muted">Static deploys of each environment will appear here.</p>
+          <h2 id="deploys-title">
+            Deploys <a class="small" href={`${base}/deploys`}>Manage</a>
+          </h2>
+          {Object.values(props.live).every((id) => id === null) ? (
+            <Empty title="Nothing deployed yet">
+              <p>
+                <code>svc deploy</code> uploads a build and makes it live.
+              </p>
+            </Empty>
+          ) : (
+            <ul>
+              {Object.entries(props.live)
+                .filter(([, id]) => id !== null)
+                .map(([environment, id]) => (
+                  <li key={environment}>
+                    {environment}: <span class="mono small">{id}</span>
+                  </li>
+                ))}
+            </ul>
+          )}
         </section>
       </div>
     </Shell>
