@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentType } from 'mime-types';
 import parseRange from 'range-parser';
 import { candidatePaths, isContentHashed } from '../hosting/site-paths.js';
+import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { resolveHost } from '../hosting/hosted-sites.js';
 import type { OperationContext } from '../operations/context.js';
 import { widgetSnippet } from '../operations/pinpoints.js';
-import { widgetSettings, isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
-import { findDeployFile } from '../store/queries/deploys.js';
+import { pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
 import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
 import type { DeployFileRow } from '../store/schema.js';
 import { etagMatches } from './etag.js';
@@ -24,6 +24,8 @@ const maxInjectedHtmlBytes = 5 * 1024 * 1024;
  */
 export function hostingPlugin(context: OperationContext) {
   let ownNames: Set<string> | null = null;
+  const manifests = new DeployManifests(context.store.db);
+  const widgetTags = new WidgetTags(context);
   // Known once the server listens (the base URL defaults to its address).
   const own = (): Set<string> => (ownNames ??= context.urls.baseUrl === '' ? null : serviceHostnames(context)) ?? serviceHostnames(context);
   const plugin = (app: FastifyInstance): Promise<void> => {
@@ -35,7 +37,7 @@ export function hostingPlugin(context: OperationContext) {
         return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
       }
       if (target.deployId === null) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Nothing is deployed here yet.');
-      return serveFile(context, request, reply, target.deployId, target.projectId, target.environment);
+      return serveFile(context, { manifests, widgetTags }, request, reply, { ...target, deployId: target.deployId });
     });
     return Promise.resolve();
   };
@@ -43,17 +45,22 @@ export function hostingPlugin(context: OperationContext) {
   return plugin;
 }
 
-async function serveFile(context: OperationContext, request: FastifyRequest, reply: FastifyReply, deployId: string, projectId: string, environment: string): Promise<FastifyReply> {
-  const db = context.store.db;
+async function serveFile(
+  context: OperationContext,
+  caches: { manifests: DeployManifests; widgetTags: WidgetTags },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: { deployId: string; projectId: string; environment: string },
+): Promise<FastifyReply> {
   const path = request.url.split('?')[0] ?? '/';
   let file: DeployFileRow | undefined;
   for (const candidate of candidatePaths(path) ?? []) {
-    file = await findDeployFile(db, deployId, candidate);
+    file = await caches.manifests.find(target.deployId, candidate);
     if (file) break;
   }
   let status = 200;
   if (!file) {
-    file = await findDeployFile(db, deployId, '404.html');
+    file = await caches.manifests.find(target.deployId, '404.html');
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     status = 404;
   }
@@ -63,7 +70,7 @@ async function serveFile(context: OperationContext, request: FastifyRequest, rep
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', status === 404 ? 'no-cache' : isContentHashed(file.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
 
-  const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await widgetTagFor(context, projectId, environment) : null;
+  const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await caches.widgetTags.tagFor(target.projectId, target.environment) : null;
   if (widgetTag !== null) return sendWithWidget(context, request, reply, file, status, widgetTag);
 
   const etag = `"${file.sha256.slice(0, 32)}"`;
@@ -98,13 +105,36 @@ async function sendWithWidget(context: OperationContext, request: FastifyRequest
   return request.method === 'HEAD' ? reply.send() : reply.send(body);
 }
 
-/** The tag where the project's widget is on for this environment, else null. */
-async function widgetTagFor(context: OperationContext, projectId: string, environment: string): Promise<string | null> {
-  if (!isPinpointsEnvironment(environment)) return null;
-  const project = await findProjectById(context.store.db, projectId);
-  if (!widgetSettings(project.pinpoints)[environment]) return null;
-  const key = await ensureWidgetKey(context.store.db, project);
-  return widgetSnippet(context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`);
+/** How long a project's widget settings are reused for its pages: a push shows within this. */
+const widgetSettingsTtlMs = 2_000;
+
+/** The Pinpoints tag of a project's environment (null where the widget is off), read at most every 2 s. */
+class WidgetTags {
+  private readonly held = new Map<string, { at: number; tags: Map<string, string | null> }>();
+
+  constructor(private readonly context: OperationContext) {}
+
+  async tagFor(projectId: string, environment: string): Promise<string | null> {
+    const now = Date.now();
+    let entry = this.held.get(projectId);
+    if (!entry || now - entry.at > widgetSettingsTtlMs) {
+      entry = { at: now, tags: await this.read(projectId) };
+      this.held.set(projectId, entry);
+      if (this.held.size > 1_000) this.held.delete(this.held.keys().next().value!);
+    }
+    return entry.tags.get(environment) ?? null;
+  }
+
+  private async read(projectId: string): Promise<Map<string, string | null>> {
+    const project = await findProjectById(this.context.store.db, projectId);
+    const settings = widgetSettings(project.pinpoints);
+    const tags = new Map<string, string | null>();
+    const key = pinpointsEnvironments.some((environment) => settings[environment]) ? await ensureWidgetKey(this.context.store.db, project) : null;
+    for (const environment of pinpointsEnvironments) {
+      tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`) : null);
+    }
+    return tags;
+  }
 }
 
 function requestedRange(request: FastifyRequest, etag: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {

@@ -92,3 +92,8 @@ export async function hostedSite(db: Db, hostname: string): Promise<{ projectId:
     .executeTakeFirst();
   return row ? { projectId: row.projectId, environment: row.environment, deployId: row.deployId ?? null } : undefined;
 }
+
+/** Up to `limit` files of the deploy. */
+export async function deployFiles(db: Db, deployId: string, limit: number): Promise<DeployFileRow[]> {
+  return db.selectFrom('deploy_files').selectAll().where('deploy_id', '=', deployId).limit(limit).execute();
+}
