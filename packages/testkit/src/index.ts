@@ -15,3 +15,4 @@ export * from './run-svc.js';
 export * from './run-svc-on-terminal.js';
 export * from './cli-test-server.js';
 export * from './private-services.js';
+export * from './test-site.js';

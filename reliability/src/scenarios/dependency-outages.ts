@@ -343,7 +343,8 @@ export async function runDataDirRemovedScenario(options: OutageOptions): Promise
     server = await startSvc({ args: [...backend.serverArgs, ...deliveryFlags], logLevel: 'info' });
     const load = startSteadyLoad({ url: `${server.url}/api/f/${form.endpointId}`, clients: options.clients, perSecond: options.perSecond, fileShare: 0.2 });
     await delay(options.steadyMs);
-    await rm(backend.dataDir, { recursive: true, force: true });
+    // Uploads keep creating staged files while the tree is removed: retried until it is gone.
+    await rm(backend.dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 10 });
     const removed = performance.now();
     const noticed = await healthTurns(server, (status) => status === 503, 10_000);
     findings.facts['health 503 after ms'] = noticed ?? 'never';

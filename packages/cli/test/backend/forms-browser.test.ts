@@ -1,10 +1,8 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`, in a real Chromium.
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer } from '@svc/testkit';
+import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer, startTestSite, type TestSite } from '@svc/testkit';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -38,7 +36,7 @@ function sitePages(formUrl: string): Record<string, string> {
 
 describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, () => {
   let cli: CliTestServer;
-  let site: Server;
+  let site: TestSite;
   let siteUrl: string;
   let browser: Browser;
   let context: BrowserContext;
@@ -49,23 +47,16 @@ describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, 
     cli = await startCliTestServer();
     directory = await createProject(cli, 'client', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
     const formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
-    let pages: Record<string, string> = {};
-    site = createServer((request, response) => {
-      const body = pages[request.url ?? ''];
-      response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(body ?? 'not found');
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // localhost, not 127.0.0.1: a different origin from the form endpoint, as on a real site.
-    siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
-    pages = sitePages(formUrl);
+    site = await startTestSite();
+    siteUrl = site.url;
+    site.serve(sitePages(formUrl));
     browser = await launchBrowser();
     context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 720 } });
     page = await context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
     await cli?.stop();
   });
 

@@ -1,8 +1,6 @@
 // The Pinpoints widget in a real Chromium, on a client's site served from another origin,
 // against a real `svc serve`, with the inbox driven through the real `svc` binary.
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -15,6 +13,8 @@ import {
   selectBackend,
   seriousAccessibilityViolations,
   startCliTestServer,
+  startTestSite,
+  type TestSite,
   startReceiver,
   type WebhookReceiver,
 } from '@svc/testkit';
@@ -62,7 +62,7 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
   let cli: CliTestServer;
   let receiver: WebhookReceiver;
   let secret: string;
-  let site: Server;
+  let site: TestSite;
   let siteUrl: string;
   let browser: Browser;
   let context: BrowserContext;
@@ -76,23 +76,16 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
     const added = await cli.svc(['webhooks', 'add', '--url', `${receiver.url}/hook`, '--events', 'request.*', '--json'], { cwd: directory });
     secret = added.json<{ secret: string }>().secret;
     const snippet = (await cli.svc(['pinpoints', 'snippet'], { cwd: directory })).stdout.trim();
-    let pages: Record<string, string> = {};
-    site = createServer((request, response) => {
-      const body = pages[request.url ?? ''];
-      response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(body ?? 'not found');
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // localhost, not 127.0.0.1: another origin than the service's, as on a real site.
-    siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
-    pages = sitePages(snippet);
+    site = await startTestSite();
+    siteUrl = site.url;
+    site.serve(sitePages(snippet));
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1024, height: 720 }, deviceScaleFactor: 1 });
     page = await context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
     await receiver?.close();
     await cli?.stop();
   });

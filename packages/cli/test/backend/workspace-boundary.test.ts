@@ -26,6 +26,8 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
     cli = await startCliTestServer(['--allow-private-targets']);
     receiver = await startReceiver(failOnFailPath);
     directoryB = await createProject(cli, 'team-b', 'site', { forms: [{ slug: 'contact' }] });
+    // Something to deploy, so that `svc deploy` gets as far as asking the server.
+    await writeFile(join(directoryB, 'index.html'), '<h1>B</h1>');
     const formB = (await cli.svc(['forms', 'list', '--json'], { cwd: directoryB })).json<{ forms: { url: string }[] }>().forms[0]!;
     await postJson(formB.url, { email: 'b@example.com' });
     webhookB = (await cli.svc(['webhooks', 'add', '--url', `${receiver.url}/b`, '--events', 'deploy.*', '--json'], { cwd: directoryB })).json<{ webhook: { id: string } }>().webhook.id;
@@ -70,6 +72,17 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
     ['deliveries list', ['deliveries', 'list', ...onB]],
     ['deliveries show', ['deliveries', 'show', 'DELIVERY_B', ...onB]],
     ['deliveries resend', ['deliveries', 'resend', 'DELIVERY_B', ...onB]],
+    ['pinpoints snippet', ['pinpoints', 'snippet', ...onB]],
+    ['requests list', ['requests', 'list', '--status', 'all', ...onB]],
+    ['requests show', ['requests', 'show', 'req_00000000000000000000000000', ...onB]],
+    ['requests reply', ['requests', 'reply', 'req_00000000000000000000000000', '--message', 'hi', ...onB]],
+    ['requests resolve', ['requests', 'resolve', 'req_00000000000000000000000000', ...onB]],
+    ['requests reopen', ['requests', 'reopen', 'req_00000000000000000000000000', ...onB]],
+    ['requests screenshot', ['requests', 'screenshot', 'req_00000000000000000000000000', '--output', 'b-shot.png', ...onB]],
+    ['deploy', ['deploy', '--environment', 'production', ...onB]],
+    ['deploys list', ['deploys', 'list', ...onB]],
+    ['deploys promote', ['deploys', 'promote', 'dpl-00000000000000000000000000', '--to', 'production', ...onB]],
+    ['deploys rollback', ['deploys', 'rollback', '--environment', 'production', ...onB]],
   ];
 
   describe('token A on workspace B', () => {

@@ -210,9 +210,18 @@ async function emit(trx: Db, project: WidgetProject, type: string, data: Request
 
 /** The request as events carry it: no image bytes, no IP unless the project keeps IPs. */
 function eventRequest(row: RequestRow): EventRequest {
+  const { ip, ...shared } = sharedFields(row);
+  return { ...shared, status: row.status === 'resolved' ? 'resolved' : 'open', ...(ip === null ? {} : { ip }) };
+}
+
+/** The request as the inbox shows it: with its user agent, IP (or null) and replies. */
+function requestInfo(row: RequestRow, replies: readonly RequestReplyRow[]): RequestInfo {
+  return { ...sharedFields(row), status: row.status, userAgent: row.user_agent, updatedAt: isoTime(row.updated_at), replies: replies.map(replyInfo) };
+}
+
+function sharedFields(row: RequestRow) {
   return {
     id: row.id,
-    status: row.status === 'resolved' ? 'resolved' : 'open',
     environment: row.environment as EventRequest['environment'],
     url: row.url,
     selector: row.selector,
@@ -220,31 +229,10 @@ function eventRequest(row: RequestRow): EventRequest {
     name: row.name,
     email: row.email,
     viewport: row.viewport,
-    ...(row.client_ip === null ? {} : { ip: row.client_ip }),
-    screenshot: screenshotInfo(row),
-    screenshotError: row.screenshot_error,
-    createdAt: isoTime(row.created_at),
-  };
-}
-
-function requestInfo(row: RequestRow, replies: readonly RequestReplyRow[]): RequestInfo {
-  return {
-    id: row.id,
-    status: row.status,
-    environment: row.environment as RequestInfo['environment'],
-    url: row.url,
-    selector: row.selector,
-    comment: row.comment,
-    name: row.name,
-    email: row.email,
-    viewport: row.viewport,
-    userAgent: row.user_agent,
     ip: row.client_ip,
     screenshot: screenshotInfo(row),
     screenshotError: row.screenshot_error,
     createdAt: isoTime(row.created_at),
-    updatedAt: isoTime(row.updated_at),
-    replies: replies.map(replyInfo),
   };
 }
 
