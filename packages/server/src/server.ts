@@ -185,12 +185,14 @@ const healthProbeTimeoutMs = 750;
 const redisCommandTimeoutMs = 250;
 
 async function connectRedis(url: string): Promise<Redis> {
-  // Auto-pipelining sends the commands of one event-loop turn (every rate-limit check of the
-  // requests that arrived together) in one write: a socket write each cost ~10 % of the CPU.
+  // No auto-pipelining: with a command timeout, ioredis 5.11 can finish an auto-pipeline with
+  // fewer results than commands and then throws outside any promise, which ends the process
+  // (seen with Redis frozen and killed under load). Pipelining saved ~10 % of the CPU on the
+  // Redis path; riding through a Redis failure comes first (docs/server.md).
   // No offline queue: while Redis is away commands fail at once and the fallback counts.
   // Loaded only when Redis is configured.
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true, commandTimeout: redisCommandTimeoutMs });
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: false, commandTimeout: redisCommandTimeoutMs });
   // Reported by the Redis watch (health/redis-watch.ts) as one line per change.
   redis.on('error', () => undefined);
   try {

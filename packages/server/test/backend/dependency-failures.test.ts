@@ -340,7 +340,8 @@ describe.runIf(backend.available && backend.name === 'postgres' && redisProblem 
       expect(logLines(server, 'redis is back')).toBe(2);
       expect(server.alive()).toBe(true);
     } finally {
-      expect(await server.stop()).toBe(0);
+      const exit = await server.stop();
+      expect(exit, server.stderr().slice(-4000)).toBe(0);
       await redis.stop();
       await store.close();
       await environment.cleanup();
