@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBackend, sampleResident, startSvc } from '@svc/testkit';
+import { createBackend, deployThroughApi, sampleResident, startSvc } from '@svc/testkit';
 import type { LoadSettings } from './endpoint-bench.js';
 import type { LoadRunResult } from './load-runner.js';
 import { runLoadProcess, startCeilingServer } from './processes.js';
@@ -13,8 +13,12 @@ export interface HostingFigures {
   readonly bytes: number;
   readonly svc: { readonly requestsPerSecond: number; readonly latencyMs: LoadRunResult['latencyMs']; readonly peakRssBytes: number | null; readonly statusCodes: Record<string, number> };
   readonly ceiling: { readonly requestsPerSecond: number; readonly latencyMs: LoadRunResult['latencyMs'] };
+  /** The same plain server answering from memory (files read once at start). */
+  readonly memoryCeiling: { readonly requestsPerSecond: number; readonly latencyMs: LoadRunResult['latencyMs'] };
   /** svc's requests per second over the plain node:http static server's, in the same run. */
   readonly ratio: number;
+  /** svc's requests per second over the in-memory plain server's. */
+  readonly memoryRatio: number;
 }
 
 const hostname = 'www.bench.test';
@@ -34,6 +38,7 @@ export async function benchHosting(settings: LoadSettings): Promise<HostingFigur
   const token = `svc_bench_${randomBytes(16).toString('hex')}`;
   const server = await startSvc({ args: [...backend.serverArgs, '--cli-rate-limit', '1000000/1h'], env: { SVC_BOOTSTRAP_TOKEN: token }, nodeArgs: settings.nodeArgs });
   const ceiling = await startCeilingServer([], './static-ceiling-server.js', [directory]);
+  const memoryCeiling = await startCeilingServer([], './static-ceiling-server.js', [directory, '--memory']);
   try {
     await deploySite(server.url, token, files);
     const figures: HostingFigures[] = [];
@@ -46,17 +51,22 @@ export async function benchHosting(settings: LoadSettings): Promise<HostingFigur
       const peakRssBytes = await sampler.stop();
       await load(ceiling.url, '127.0.0.1', settings.warmupSeconds);
       const plain = await load(ceiling.url, '127.0.0.1', settings.durationSeconds);
+      await load(memoryCeiling.url, '127.0.0.1', settings.warmupSeconds);
+      const fromMemory = await load(memoryCeiling.url, '127.0.0.1', settings.durationSeconds);
       figures.push({
         file,
         bytes: content.length,
         svc: { requestsPerSecond: run.requestsPerSecond, latencyMs: run.latencyMs, peakRssBytes, statusCodes: run.statusCodes },
         ceiling: { requestsPerSecond: plain.requestsPerSecond, latencyMs: plain.latencyMs },
+        memoryCeiling: { requestsPerSecond: fromMemory.requestsPerSecond, latencyMs: fromMemory.latencyMs },
         ratio: run.requestsPerSecond / plain.requestsPerSecond,
+        memoryRatio: run.requestsPerSecond / fromMemory.requestsPerSecond,
       });
     }
     return figures;
   } finally {
     await ceiling.stop();
+    await memoryCeiling.stop();
     await server.stop();
     await backend.cleanup();
     await rm(directory, { recursive: true, force: true });
@@ -65,21 +75,8 @@ export async function benchHosting(settings: LoadSettings): Promise<HostingFigur
 
 /** A project with the bench's hostname and one live production deploy of `files`, through the CLI API. */
 async function deploySite(url: string, token: string, files: Record<string, Buffer>): Promise<void> {
-  const call = async (path: string, method: string, body: unknown, contentType = 'application/json'): Promise<Record<string, unknown>> => {
-    const response = await fetch(`${url}/api/cli${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-      body: body instanceof Buffer ? new Uint8Array(body) : JSON.stringify(body),
-    });
-    const answer = (await response.json()) as Record<string, unknown>;
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-    return answer;
-  };
   const config = { workspace: 'bench', project: 'site', framework: 'static', environments: { production: { branch: 'main' } }, domains: { production: [hostname] } };
-  await call('/projects', 'POST', { config });
-  const manifest = Object.entries(files).map(([path, content]) => ({ path, size: content.length, sha256: createHash('sha256').update(content).digest('hex') }));
-  const started = await call('/projects/bench/site/deploys', 'POST', { environment: 'production', files: manifest });
-  const id = (started['deploy'] as { id: string }).id;
-  for (const file of manifest) await call(`/projects/bench/site/deploys/${id}/files/${file.sha256}`, 'PUT', files[file.path], 'application/octet-stream');
-  await call(`/projects/bench/site/deploys/${id}/finalize`, 'POST', {});
+  const response = await fetch(`${url}/api/cli/projects`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+  if (!response.ok) throw new Error(`creating the bench project answered ${response.status}: ${await response.text()}`);
+  await deployThroughApi(url, token, { workspace: 'bench', project: 'site', environment: 'production' }, files);
 }

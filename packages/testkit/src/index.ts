@@ -16,3 +16,4 @@ export * from './run-svc-on-terminal.js';
 export * from './cli-test-server.js';
 export * from './private-services.js';
 export * from './test-site.js';
+export * from './cli-api-deploys.js';

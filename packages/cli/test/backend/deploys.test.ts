@@ -10,6 +10,7 @@ import {
   eventually,
   requestAsHost,
   selectBackend,
+  serviceJson,
   startCliTestServer,
   startReceiver,
   startSvc,
@@ -144,6 +145,27 @@ describe.runIf(backend.available)(`deploys and hosting on ${backend.name}`, () =
         expect.objectContaining({ deploy: expect.objectContaining({ id: second.id }), promotion: { environment: 'production', previous: null } }),
       ]),
     );
+  });
+
+  it('serves a hostname from its new environment as soon as a push moves it, and no more once a push drops it', async () => {
+    const environments = { production: { branch: 'main' }, staging: { branch: 'dev' } };
+    const directory = await createProject(cli, 'host-move', 'site', { environments, domains: { production: ['www.move.test'] } });
+    await writeTree(directory, { 'index.html': page('Production') });
+    await deploy(directory, ['--environment', 'production']);
+    await writeTree(directory, { 'index.html': page('Staging') });
+    await deploy(directory, ['--environment', 'staging']);
+    expect((await site('www.move.test', '/')).text).toBe(page('Production'));
+
+    const push = async (domains: Record<string, string[]>) => {
+      await writeFile(join(directory, 'service.json'), serviceJson('host-move', 'site', { environments, domains }));
+      const pushed = await cli.svc(['push', '--json'], { cwd: directory });
+      expect(pushed.code, pushed.stderr).toBe(0);
+    };
+    await push({ staging: ['www.move.test'] });
+    // Staging shows the Pinpoints widget by default: the page with its tag.
+    expect((await site('www.move.test', '/')).text).toContain('<h1>Staging</h1><script src=');
+    await push({});
+    expect(JSON.parse((await site('www.move.test', '/')).text)).toEqual({ ok: false, error: 'not_found' });
   });
 
   it('answers 404 to ../ and encoded traversal attempts, never a file outside the deploy', async () => {

@@ -12,15 +12,22 @@ export interface HostedTarget {
 const deployLabel = /^dpl-[0-9a-z]{26}$/;
 
 /**
- * Decides from the `Host` header whether a request is for a hosted site (docs/hosting.md):
- * `{deploy id}.{preview domain}` is that deploy's preview (once finished); a hostname in a
- * project's `domains` is that environment's live deploy. Anything else is the service itself.
+ * The hostname a request may be for a hosted site under: null for the service's own names
+ * and bare addresses, which are never a site (health checks, the CLI API and the settings
+ * area are answered without a lookup, even while the database is away).
  */
-export async function resolveHost(db: Db, hostHeader: string | undefined, previewDomain: string, serviceHostnames: ReadonlySet<string>): Promise<HostedTarget | null> {
+export function siteHostname(hostHeader: string | undefined, serviceHostnames: ReadonlySet<string>): string | null {
   const hostname = hostnameOf(hostHeader);
-  // The service's own names and bare addresses are never a site: health checks, the CLI API
-  // and the settings area are answered without a lookup, even while the database is away.
   if (hostname === null || serviceHostnames.has(hostname) || /^[\d.]+$/.test(hostname)) return null;
+  return hostname;
+}
+
+/**
+ * What a hostname serves (docs/hosting.md): `{deploy id}.{preview domain}` is that deploy's
+ * preview (once finished); a hostname in a project's `domains` is that environment's live
+ * deploy; anything else is the service itself (null).
+ */
+export async function lookUpSite(db: Db, hostname: string, previewDomain: string): Promise<HostedTarget | null> {
   const suffix = `.${previewDomain}`;
   if (hostname.endsWith(suffix)) {
     const label = hostname.slice(0, -suffix.length);
@@ -29,8 +36,7 @@ export async function resolveHost(db: Db, hostHeader: string | undefined, previe
       return { projectId: deploy?.project_id ?? '', environment: deploy?.environment ?? 'production', deployId: deploy?.state === 'ready' ? deploy.id : null };
     }
   }
-  const site = await hostedSite(db, hostname);
-  return site ?? null;
+  return (await hostedSite(db, hostname)) ?? null;
 }
 
 /** The hostname of a `Host` header, lower case, without port or final dot; null when malformed. */

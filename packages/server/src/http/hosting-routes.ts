@@ -4,7 +4,9 @@ import { contentType } from 'mime-types';
 import parseRange from 'range-parser';
 import { candidatePaths, isContentHashed } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
-import { resolveHost } from '../hosting/hosted-sites.js';
+import { HeldContents, maxHeldFileBytes } from '../hosting/held-contents.js';
+import { siteHostname } from '../hosting/hosted-sites.js';
+import { SiteDirectory } from '../hosting/site-directory.js';
 import type { OperationContext } from '../operations/context.js';
 import { widgetSnippet } from '../operations/pinpoints.js';
 import { pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
@@ -25,19 +27,28 @@ const maxInjectedHtmlBytes = 5 * 1024 * 1024;
 export function hostingPlugin(context: OperationContext) {
   let ownNames: Set<string> | null = null;
   const manifests = new DeployManifests(context.store.db);
+  const sites = new SiteDirectory(context.store, context.options.previewDomain);
   const widgetTags = new WidgetTags(context);
+  const contents = new HeldContents(context.store.files);
   // Known once the server listens (the base URL defaults to its address).
   const own = (): Set<string> => (ownNames ??= context.urls.baseUrl === '' ? null : serviceHostnames(context)) ?? serviceHostnames(context);
   const plugin = (app: FastifyInstance): Promise<void> => {
     app.addHook('onRequest', async (request, reply) => {
       if (servicePaths.test(request.url)) return;
-      const target = await resolveHost(context.store.db, request.headers.host, context.options.previewDomain, own());
+      const hostname = siteHostname(request.headers.host, own());
+      if (hostname === null) return;
+      const target = await sites.resolve(hostname);
       if (target === null) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
       }
       if (target.deployId === null) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Nothing is deployed here yet.');
-      return serveFile(context, { manifests, widgetTags }, request, reply, { ...target, deployId: target.deployId });
+      return serveFile(context, { manifests, widgetTags, contents }, request, reply, { ...target, deployId: target.deployId });
+    });
+    app.addHook('onClose', (_app, done) => {
+      sites.close();
+      widgetTags.close();
+      done();
     });
     return Promise.resolve();
   };
@@ -47,7 +58,7 @@ export function hostingPlugin(context: OperationContext) {
 
 async function serveFile(
   context: OperationContext,
-  caches: { manifests: DeployManifests; widgetTags: WidgetTags },
+  caches: { manifests: DeployManifests; widgetTags: WidgetTags; contents: HeldContents },
   request: FastifyRequest,
   reply: FastifyReply,
   target: { deployId: string; projectId: string; environment: string },
@@ -71,58 +82,76 @@ async function serveFile(
     .header('cache-control', status === 404 ? 'no-cache' : isContentHashed(file.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
 
   const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await caches.widgetTags.tagFor(target.projectId, target.environment) : null;
-  if (widgetTag !== null) return sendWithWidget(context, request, reply, file, status, widgetTag);
+  if (widgetTag !== null) return sendWithWidget(caches.contents, request, reply, file, status, widgetTag);
 
   const etag = `"${file.sha256.slice(0, 32)}"`;
   void reply.header('etag', etag).header('accept-ranges', 'bytes');
   if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   const range = status === 200 ? requestedRange(request, etag, file.size) : null;
   if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-  if (range !== null) {
-    void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', String(range.end - range.start + 1));
-    if (request.method === 'HEAD') return reply.send();
-    return reply.send(await context.store.files.open(file.sha256, range));
-  }
-  void reply.code(status).header('content-length', String(file.size));
+  if (range !== null) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', String(range.end - range.start + 1));
+  else void reply.code(status).header('content-length', String(file.size));
   if (request.method === 'HEAD') return reply.send();
-  const content = await context.store.files.open(file.sha256);
-  if (content === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-  return reply.send(content);
+  // Small files from memory; larger ones streamed from the file store, never read whole.
+  const content = file.size <= maxHeldFileBytes ? await caches.contents.read(file.sha256, file.size) : await context.store.files.open(file.sha256, range ?? undefined);
+  if (content === null) return reply.code(404).removeHeader('content-range').removeHeader('content-length').type('text/plain; charset=utf-8').send('Not found');
+  return reply.send(content instanceof Buffer && range !== null ? content.subarray(range.start, range.end + 1) : content);
 }
 
 /** The page with the Pinpoints tag before `</body>`: whole, so no ranges; its ETag names the tag too. */
-async function sendWithWidget(context: OperationContext, request: FastifyRequest, reply: FastifyReply, file: DeployFileRow, status: number, tag: string): Promise<FastifyReply> {
-  const etag = `"${file.sha256.slice(0, 24)}-${createHash('sha256').update(tag).digest('hex').slice(0, 8)}"`;
+async function sendWithWidget(contents: HeldContents, request: FastifyRequest, reply: FastifyReply, file: DeployFileRow, status: number, tag: string): Promise<FastifyReply> {
+  const tagHash = createHash('sha256').update(tag).digest('hex').slice(0, 8);
+  const etag = `"${file.sha256.slice(0, 24)}-${tagHash}"`;
   void reply.header('etag', etag);
   if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  const content = await context.store.files.open(file.sha256);
-  const chunks: Buffer[] = [];
-  for await (const chunk of content ?? []) chunks.push(chunk as Buffer);
-  const html = Buffer.concat(chunks).toString('utf8');
-  const at = html.toLowerCase().lastIndexOf('</body>');
-  const body = Buffer.from(at === -1 ? `${html}${tag}` : `${html.slice(0, at)}${tag}${html.slice(at)}`, 'utf8');
+  const key = `${file.sha256}:${tagHash}`;
+  let body = contents.get(key);
+  if (body === undefined) {
+    const page = await contents.read(file.sha256, file.size);
+    if (page === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    const html = page.toString('utf8');
+    const at = html.toLowerCase().lastIndexOf('</body>');
+    body = Buffer.from(at === -1 ? `${html}${tag}` : `${html.slice(0, at)}${tag}${html.slice(at)}`, 'utf8');
+    contents.hold(key, body);
+  }
   void reply.code(status).header('content-length', String(body.length));
   return request.method === 'HEAD' ? reply.send() : reply.send(body);
 }
 
-/** How long a project's widget settings are reused for its pages: a push shows within this. */
+/** How long a project's widget settings are reused while changes made elsewhere could go unheard. */
 const widgetSettingsTtlMs = 2_000;
 
-/** The Pinpoints tag of a project's environment (null where the widget is off), read at most every 2 s. */
+/**
+ * The Pinpoints tag of a project's environment (null where the widget is off), held until
+ * a push changes the project (the same announcement as hostnames, docs/hosting.md).
+ */
 class WidgetTags {
   private readonly held = new Map<string, { at: number; tags: Map<string, string | null> }>();
+  private generation = 0;
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly context: OperationContext) {}
+  constructor(private readonly context: OperationContext) {
+    this.unsubscribe = context.store.onSitesChanged(() => {
+      this.generation += 1;
+      this.held.clear();
+    });
+  }
 
   async tagFor(projectId: string, environment: string): Promise<string | null> {
     const now = Date.now();
+    const hearing = this.context.store.hearsSiteChanges();
     let entry = this.held.get(projectId);
-    if (!entry || now - entry.at > widgetSettingsTtlMs) {
+    if (!entry || (!hearing && now - entry.at > widgetSettingsTtlMs)) {
+      const generation = this.generation;
       entry = { at: now, tags: await this.read(projectId) };
-      this.held.set(projectId, entry);
+      if (generation === this.generation) this.held.set(projectId, entry);
       if (this.held.size > 1_000) this.held.delete(this.held.keys().next().value!);
     }
     return entry.tags.get(environment) ?? null;
+  }
+
+  close(): void {
+    this.unsubscribe();
   }
 
   private async read(projectId: string): Promise<Map<string, string | null>> {

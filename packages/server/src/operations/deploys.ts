@@ -146,6 +146,7 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
     return { scope, finished };
   });
   context.store.announceEvents();
+  context.store.announceSites();
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
 }
 
@@ -225,7 +226,10 @@ async function switchLive(
     await emit(trx, scope, 'deploy.promoted', { deploy: await eventDeploy(trx, context, scope.project, target), promotion: { environment, previous: current } }, now);
     return { scope, target, previous: current, changed: true };
   });
-  if (result.changed) context.store.announceEvents();
+  if (result.changed) {
+    context.store.announceEvents();
+    context.store.announceSites();
+  }
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
 }
 

@@ -76,6 +76,8 @@ export async function applyConfig(context: OperationContext, principal: Principa
       return response;
     });
     if (formsChanged) context.forms.invalidate();
+    // Hostnames or the widget's environments may have changed: hosting re-reads them.
+    if (result.changed) context.store.announceSites();
     return result;
   } catch (error) {
     if (error instanceof DryRunRollback) return error.result;

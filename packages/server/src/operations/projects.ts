@@ -65,6 +65,8 @@ export async function createProject(context: OperationContext, principal: Princi
       return { response, formsChanged: applied.formsChanged };
     });
     if (result.formsChanged) context.forms.invalidate();
+    // Its hostnames are served from now on, here and on every other instance.
+    context.store.announceSites();
     return result.response;
   } catch (error) {
     if (context.store.classifyFailure(error) === 'unique') throw projectExists(config.workspace, config.project, error);

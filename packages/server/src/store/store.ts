@@ -33,6 +33,18 @@ export interface Store {
   announceEvents(): void;
   /** Registers a wake-up listener for new outbox events; returns a function that removes it. */
   onEvents(listener: () => void): () => void;
+  /**
+   * Call after committing a change to what a hostname serves (a project's domains, an
+   * environment's live deploy, a deploy finished or failed): tells this instance and the others.
+   */
+  announceSites(): void;
+  /**
+   * Registers a listener for such changes; it is also called when changes may have been
+   * missed (the PostgreSQL listening connection came back). Returns a function that removes it.
+   */
+  onSitesChanged(listener: () => void): () => void;
+  /** False while changes made by another instance could go unheard (no listening connection). */
+  hearsSiteChanges(): boolean;
   /** What a failed statement violated, decided by the backend's own error codes. */
   readonly classifyFailure: (error: unknown) => FailureKind;
   /**

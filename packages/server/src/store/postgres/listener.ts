@@ -3,8 +3,10 @@ import pg from 'pg';
 const reconnectDelaysMs = [100, 500, 1_000, 5_000];
 
 /**
- * A dedicated connection that LISTENs on one channel and reconnects when it drops. While
- * it is down, workers still find work through their slow safety-net poll.
+ * A dedicated connection that LISTENs on some channels and reconnects when it drops. While
+ * it is down, workers still find work through their slow safety-net poll and hosting looks
+ * hostnames up on every request. Once it is back, every channel's handler is called:
+ * anything announced meanwhile was missed.
  */
 export class Listener {
   private client: pg.Client | null = null;
@@ -15,10 +17,14 @@ export class Listener {
 
   constructor(
     private readonly connectionString: string,
-    private readonly channel: string,
-    private readonly onNotification: () => void,
+    private readonly channels: Readonly<Record<string, () => void>>,
     private readonly onError: (error: unknown) => void,
   ) {}
+
+  /** True while notifications arrive (false before the first connection and while reconnecting). */
+  get listening(): boolean {
+    return this.client !== null;
+  }
 
   start(): void {
     if (this.started) return;
@@ -37,7 +43,7 @@ export class Listener {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     const client = new pg.Client({ connectionString: this.connectionString, application_name: 'svc-listen' });
-    client.on('notification', () => this.onNotification());
+    client.on('notification', (message) => this.channels[message.channel]?.());
     client.on('error', (error) => {
       this.onError(error);
       this.reconnect(client);
@@ -45,7 +51,7 @@ export class Listener {
     client.on('end', () => this.reconnect(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.channel}`);
+      for (const channel of Object.keys(this.channels)) await client.query(`LISTEN ${channel}`);
       if (this.stopped) {
         await client.end();
         return;
@@ -53,7 +59,7 @@ export class Listener {
       this.client = client;
       this.failures = 0;
       // Anything committed while we were not listening is picked up now.
-      this.onNotification();
+      for (const handler of Object.values(this.channels)) handler();
     } catch (error) {
       this.onError(error);
       this.reconnect(client);

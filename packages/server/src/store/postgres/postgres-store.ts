@@ -14,6 +14,8 @@ import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
 
 /** The channel on which instances tell each other that the outbox has new events. */
 export const eventsChannel = 'svc_events';
+/** The channel on which instances tell each other that what a hostname serves changed. */
+export const sitesChannel = 'svc_sites';
 const int8 = 20;
 const migrationLockKey = 0x5f5c_0001;
 const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
@@ -45,30 +47,12 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
 
   const db: Db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
-  const listener = new Listener(options.databaseUrl, eventsChannel, () => wakeUps.fire(), (error) =>
+  const siteChanges = new WakeUps((error) => options.onBackgroundError?.(error, 'hosting listener'));
+  const listener = new Listener(options.databaseUrl, { [eventsChannel]: () => wakeUps.fire(), [sitesChannel]: () => siteChanges.fire() }, (error) =>
     options.onBackgroundError?.(error, 'LISTEN connection'),
   );
-  let notifying: Promise<void> | null = null;
-  let notifyAgain = false;
-
-  // One NOTIFY in flight at a time; requests made meanwhile are folded into one more.
-  const notifyOthers = (): void => {
-    if (notifying) {
-      notifyAgain = true;
-      return;
-    }
-    notifying = pool
-      .query(`NOTIFY ${eventsChannel}`)
-      .then(() => undefined)
-      .catch((error: unknown) => options.onBackgroundError?.(error, 'NOTIFY'))
-      .finally(() => {
-        notifying = null;
-        if (notifyAgain) {
-          notifyAgain = false;
-          notifyOthers();
-        }
-      });
-  };
+  const notifyEvents = foldedNotify(pool, eventsChannel, (error) => options.onBackgroundError?.(error, 'NOTIFY'));
+  const notifySites = foldedNotify(pool, sitesChannel, (error) => options.onBackgroundError?.(error, 'NOTIFY'));
 
   const files = new DatabaseFileStore(db, options.dataDir);
   await files.init();
@@ -99,12 +83,21 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
     commitSubmissions: (items, batch) => commitSubmissionBatchInOneStatement(db, items, batch),
     announceEvents: () => {
       wakeUps.fire();
-      notifyOthers();
+      notifyEvents.notify();
     },
     onEvents: (callback) => {
       listener.start();
       return wakeUps.add(callback);
     },
+    announceSites: () => {
+      siteChanges.fire();
+      notifySites.notify();
+    },
+    onSitesChanged: (callback) => {
+      listener.start();
+      return siteChanges.add(callback);
+    },
+    hearsSiteChanges: () => listener.listening,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -112,7 +105,7 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
     scrubDeleted: () => Promise.resolve(),
     close: async () => {
       await listener.stop();
-      await notifying;
+      await Promise.all([notifyEvents.settled(), notifySites.settled()]);
       await db.destroy();
     },
   };
@@ -148,4 +141,28 @@ async function migrate(databaseUrl: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** NOTIFY on a channel, one in flight at a time; calls made meanwhile are folded into one more. */
+function foldedNotify(pool: pg.Pool, channel: string, onError: (error: unknown) => void): { notify(): void; settled(): Promise<void> } {
+  let notifying: Promise<void> | null = null;
+  let again = false;
+  const notify = (): void => {
+    if (notifying) {
+      again = true;
+      return;
+    }
+    notifying = pool
+      .query(`NOTIFY ${channel}`)
+      .then(() => undefined)
+      .catch(onError)
+      .finally(() => {
+        notifying = null;
+        if (again) {
+          again = false;
+          notify();
+        }
+      });
+  };
+  return { notify, settled: async () => void (await notifying) };
 }

@@ -53,6 +53,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
+  const siteChanges = new WakeUps((error) => options.onBackgroundError?.(error, 'hosting listener'));
 
   return {
     db,
@@ -103,6 +104,10 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     },
     announceEvents: () => wakeUps.fire(),
     onEvents: (listener) => wakeUps.add(listener),
+    // One process serves the data dir's sites (docs/server.md), so in-process is everywhere.
+    announceSites: () => siteChanges.fire(),
+    onSitesChanged: (listener) => siteChanges.add(listener),
+    hearsSiteChanges: () => true,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskFileStore } from '../store/files/disk-file-store.js';
+import { HeldContents, maxHeldFileBytes } from './held-contents.js';
+
+let dataDir: string;
+let files: DiskFileStore;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'svc-held-contents-'));
+  files = new DiskFileStore(dataDir);
+  await files.init();
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function store(content: Buffer): Promise<string> {
+  const staged = await files.stage([content]);
+  await staged.commit();
+  return staged.sha256;
+}
+
+/** The file store, with the files it opened counted. */
+function countingFiles(): { files: Pick<DiskFileStore, 'open'>; opened: () => number } {
+  let count = 0;
+  return {
+    files: {
+      open: (sha256, range) => {
+        count += 1;
+        return files.open(sha256, range);
+      },
+    },
+    opened: () => count,
+  };
+}
+
+describe('small hosted files held in memory', () => {
+  it('reads a small file from the store once and answers it from memory after', async () => {
+    const content = randomBytes(4096);
+    const sha256 = await store(content);
+    const counted = countingFiles();
+    const held = new HeldContents(counted.files);
+    expect(await held.read(sha256, content.length)).toEqual(content);
+    expect(await held.read(sha256, content.length)).toEqual(content);
+    expect(counted.opened()).toBe(1);
+  });
+
+  it('reads a file larger than the limit from the store every time', async () => {
+    const content = randomBytes(maxHeldFileBytes + 1);
+    const sha256 = await store(content);
+    const counted = countingFiles();
+    const held = new HeldContents(counted.files);
+    await held.read(sha256, content.length);
+    await held.read(sha256, content.length);
+    expect(counted.opened()).toBe(2);
+  });
+
+  it('answers null for contents that are not stored, and holds nothing for them', async () => {
+    const held = new HeldContents(files);
+    expect(await held.read('0'.repeat(64), 10)).toBeNull();
+    expect(held.get('0'.repeat(64))).toBeUndefined();
+  });
+
+  it('lets the least recently stored go once the total passes its budget (16 MiB)', () => {
+    const held = new HeldContents(files);
+    const chunk = Buffer.alloc(maxHeldFileBytes);
+    const count = (16 * 1024 * 1024) / maxHeldFileBytes;
+    for (let index = 0; index <= count; index += 1) held.hold(`key-${index}`, chunk);
+    expect(held.get('key-0')).toBeUndefined();
+    expect(held.get('key-1')).toBe(chunk);
+    expect(held.get(`key-${count}`)).toBe(chunk);
+  });
+});
