@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newEndpointId, newId } from './ids.js';
+import { deployIdPattern, newDeployId, newEndpointId, newId } from './ids.js';
 
 describe('ids', () => {
   it('makes time-ordered ids that sort in creation order, also within one millisecond', () => {
@@ -19,5 +19,13 @@ describe('ids', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newEndpointId()));
     expect(ids.size).toBe(10_000);
     for (const id of [...ids].slice(0, 10)) expect(id.length * 5).toBeGreaterThanOrEqual(96);
+  });
+
+  it('makes deploy ids that are DNS labels, time-ordered, and match their pattern', () => {
+    const first = newDeployId(1_000);
+    const second = newDeployId(2_000);
+    expect(first).toMatch(/^[a-z0-9-]{1,63}$/);
+    expect([deployIdPattern.test(first), deployIdPattern.test(second), first < second]).toEqual([true, true, true]);
+    expect(deployIdPattern.test('dpl-../../etc')).toBe(false);
   });
 });

@@ -62,3 +62,10 @@ export function newEndpointId(): string {
 export function newWidgetKey(): string {
   return `pk_${randomToken(120)}`;
 }
+
+/** A deploy id is a DNS label (its preview hostname): `dpl-` and the 26 characters of a time-ordered id. */
+export function newDeployId(now: number): string {
+  return `dpl-${newId('x', now).slice(2)}`;
+}
+
+export const deployIdPattern = /^dpl-[0-9a-z]{26}$/;

@@ -190,10 +190,11 @@ describe.runIf(backend.available)(`deploys and hosting on ${backend.name}`, () =
 });
 
 describe.runIf(backend.available)(`a deploy cut off by a killed server on ${backend.name}`, () => {
-  it('leaves the previous deploy live, and the cut-off one marked failed after the restart', async () => {
+  it('leaves the previous deploy live, and the cut-off one marked failed after the restart with deploy.failed sent once, signed', async () => {
     const environment = await createTestEnvironment();
     const token = `svc_test_${randomBytes(16).toString('hex')}`;
-    let server = await startSvc({ args: environment.serverArgs, env: { SVC_BOOTSTRAP_TOKEN: token } });
+    const receiver = await startReceiver();
+    let server = await startSvc({ args: [...environment.serverArgs, '--allow-private-targets'], env: { SVC_BOOTSTRAP_TOKEN: token } });
     try {
       const api = async (url: string, path: string, method = 'GET', body?: unknown) => {
         const response = await fetch(`${url}/api/cli${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -202,6 +203,8 @@ describe.runIf(backend.available)(`a deploy cut off by a killed server on ${back
       };
       const config = { workspace: 'crash', project: 'site', framework: 'static', environments: { production: { branch: 'main' } }, domains: { production: ['www.crash.test'] } };
       expect((await api(server.url, '/projects', 'POST', { config })).status).toBe(200);
+      const webhook = await api(server.url, '/projects/crash/site/webhooks', 'POST', { url: `${receiver.url}/failed`, events: ['deploy.failed'] });
+      expect(webhook.status).toBe(200);
       const content = Buffer.from(page('Safe'));
       const sha256 = (await import('node:crypto')).createHash('sha256').update(content).digest('hex');
       const first = await api(server.url, '/projects/crash/site/deploys', 'POST', { environment: 'production', files: [{ path: 'index.html', sha256, size: content.length }] });
@@ -217,7 +220,7 @@ describe.runIf(backend.available)(`a deploy cut off by a killed server on ${back
       expect(cut.body['deploy'].state).toBe('uploading');
       await server.kill();
 
-      server = await startSvc({ args: [...environment.serverArgs, '--deploy-timeout', '1s'], env: { SVC_BOOTSTRAP_TOKEN: token } });
+      server = await startSvc({ args: [...environment.serverArgs, '--allow-private-targets', '--deploy-timeout', '1s'], env: { SVC_BOOTSTRAP_TOKEN: token } });
       expect((await requestAsHost(server.url, 'www.crash.test', '/')).text).toBe(page('Safe'));
       const listed = await eventually(
         () => api(server.url, '/projects/crash/site/deploys'),
@@ -228,9 +231,37 @@ describe.runIf(backend.available)(`a deploy cut off by a killed server on ${back
       expect((await requestAsHost(server.url, 'www.crash.test', '/')).text).toBe(page('Safe'));
       // Finishing it now is refused: start a new deploy instead.
       expect((await api(server.url, `/projects/crash/site/deploys/${cut.body['deploy'].id}/finalize`, 'POST', {})).status).toBe(409);
+
+      const [failed] = await receiver.waitFor(1, (request) => request.path === '/failed');
+      expect(() => verify(failed!.body, failed!.headers['x-service-signature'] as string, webhook.body['secret'] as string)).not.toThrow();
+      expect(JSON.parse(failed!.body.toString('utf8'))).toMatchObject({ type: 'deploy.failed', data: { deploy: { id: cut.body['deploy'].id, state: 'failed' } } });
+      expect(receiver.requests.filter((request) => request.path === '/failed')).toHaveLength(1);
     } finally {
       await server.stop();
+      await receiver.close();
       await environment.cleanup();
     }
+  });
+});
+
+describe.runIf(backend.available)(`deploy limits on ${backend.name}`, () => {
+  let cli: CliTestServer;
+  beforeAll(async () => {
+    cli = await startCliTestServer(['--max-deploy-files', '3', '--max-deploy-size', '10KiB']);
+  });
+  afterAll(async () => {
+    await cli?.stop();
+  });
+
+  it.each([
+    ['more files than --max-deploy-files', { 'index.html': page('A'), 'a.js': '1', 'b.js': '2', 'c.js': '3' }, /at most 3 files; this one has 4/],
+    ['more bytes than --max-deploy-size', { 'index.html': page('A'), 'big.txt': 'x'.repeat(12 * 1024) }, /the deploy is 12.1 KiB; a deploy is at most 10.0 KiB/],
+  ])('refuses a deploy with %s before anything is uploaded', async (_what, tree, message) => {
+    const directory = await createProject(cli, `limits-${randomBytes(3).toString('hex')}`, 'site', { domains: { production: [`www.${randomBytes(3).toString('hex')}.test`] } });
+    await writeTree(directory, tree);
+    const refused = await cli.svc(['deploy', '--environment', 'production', '--json'], { cwd: directory });
+    expect(refused.code).toBe(1);
+    expect(refused.json()).toMatchObject({ ok: false, error: { code: 'payload_too_large', message: expect.stringMatching(message) } });
+    expect((await cli.svc(['deploys', 'list', '--json'], { cwd: directory })).json()).toMatchObject({ deploys: [] });
   });
 });

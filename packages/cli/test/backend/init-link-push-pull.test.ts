@@ -168,6 +168,8 @@ describe.runIf(backend.available)(`svc init, link, push and pull on ${backend.na
       const first = await cli.svc(['push', '--json'], { cwd: directory });
       expect(first.code).toBe(0);
       expect(first.json()).toMatchObject({ ok: true, changed: false, changes: [], keptForms: [], prunedForms: [] });
+      // Where the widget shows, defaults applied: staging and development by default, production as the file says.
+      expect(first.json()).toMatchObject({ pinpoints: { enabled: { production: true, staging: true, development: true } } });
       const human = await cli.svc(['push'], { cwd: directory });
       expect(human.stdout.split('\n')[0]).toBe('push-b/site is up to date: nothing to change.');
     });

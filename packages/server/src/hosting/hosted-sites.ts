@@ -1,3 +1,4 @@
+import { deployIdPattern } from '../ids.js';
 import { findDeployById, hostedSite } from '../store/queries/deploys.js';
 import type { Db } from '../store/store.js';
 
@@ -8,8 +9,6 @@ export interface HostedTarget {
   /** Null when the hostname is a project's but nothing is live there yet. */
   readonly deployId: string | null;
 }
-
-const deployLabel = /^dpl-[0-9a-z]{26}$/;
 
 /**
  * The hostname a request may be for a hosted site under: null for the service's own names
@@ -31,7 +30,7 @@ export async function lookUpSite(db: Db, hostname: string, previewDomain: string
   const suffix = `.${previewDomain}`;
   if (hostname.endsWith(suffix)) {
     const label = hostname.slice(0, -suffix.length);
-    if (deployLabel.test(label)) {
+    if (deployIdPattern.test(label)) {
       const deploy = await findDeployById(db, label);
       return { projectId: deploy?.project_id ?? '', environment: deploy?.environment ?? 'production', deployId: deploy?.state === 'ready' ? deploy.id : null };
     }

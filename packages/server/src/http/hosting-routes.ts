@@ -9,7 +9,7 @@ import { siteHostname } from '../hosting/hosted-sites.js';
 import { SiteDirectory } from '../hosting/site-directory.js';
 import type { OperationContext } from '../operations/context.js';
 import { widgetSnippet } from '../operations/pinpoints.js';
-import { pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
+import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
 import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
 import type { DeployFileRow } from '../store/schema.js';
 import { etagMatches } from './etag.js';
@@ -158,7 +158,7 @@ class WidgetTags {
     const project = await findProjectById(this.context.store.db, projectId);
     const settings = widgetSettings(project.pinpoints);
     const tags = new Map<string, string | null>();
-    const key = pinpointsEnvironments.some((environment) => settings[environment]) ? await ensureWidgetKey(this.context.store.db, project) : null;
+    const key = enabledEnvironments(settings).length > 0 ? await ensureWidgetKey(this.context.store.db, project) : null;
     for (const environment of pinpointsEnvironments) {
       tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`) : null);
     }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ServiceError, type DeployData, type DeployInfo as EventDeploy } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
-import { newId } from '../ids.js';
+import { deployIdPattern, newDeployId, newId } from '../ids.js';
 import { formatBytes } from '../lib/format-bytes.js';
 import {
   deployHasContent,
@@ -29,13 +29,6 @@ import { projectInScope, type ProjectInScope } from './scope.js';
 import { deployPathProblem } from './deploy-paths.js';
 
 const environments: readonly EnvironmentName[] = ['production', 'staging', 'development'];
-
-/** A deploy id is a DNS label (its preview hostname): `dpl-` and the 26 characters of a time-ordered id. */
-export function newDeployId(now: number): string {
-  return `dpl-${newId('x', now).slice(2)}`;
-}
-
-export const deployIdPattern = /^dpl-[0-9a-z]{26}$/;
 
 export interface StartDeployInput extends ProjectInput {
   readonly environment: EnvironmentName;
