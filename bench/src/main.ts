@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
+import { benchDeliveryPeer, type DeliveryPeerFigures } from './delivery-peer-bench.js';
 import { benchDeliveryLatency, benchDeliveryThroughput, type DeliveryLatencyFigures, type DeliveryThroughputFigures } from './delivery-bench.js';
 import { benchCeiling, benchEndpoint, type EndpointFigures, type LoadSettings } from './endpoint-bench.js';
 import type { LoadShape } from './load-shapes.js';
@@ -21,7 +22,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,validate,settings,hosting' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,validate,settings,hosting' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -59,7 +60,7 @@ const busy = machine.busyBeforeStart === null ? 'unknown' : `${(machine.busyBefo
 print(`before the run: CPUs ${busy} busy over 3 s, load average ${machine.loadAverageAtStart.join(' ')} — ${isQuiet(machine) ? 'quiet' : 'NOT QUIET: figures are noisy'}`);
 print(`load: autocannon in its own process, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per run`);
 
-const postgresSkip = sections.has('postgres') || sections.has('delivery') ? await postgresProblem() : 'not selected';
+const postgresSkip = sections.has('postgres') || sections.has('delivery') || sections.has('peer') ? await postgresProblem() : 'not selected';
 if (postgresSkip !== null && sections.has('postgres')) print(`PostgreSQL + Redis runs skipped: ${postgresSkip}`);
 
 const endpoint: EndpointFigures[] = [];
@@ -111,6 +112,17 @@ if (sections.has('delivery')) {
   }
 }
 
+let peer: DeliveryPeerFigures | null = null;
+if (sections.has('peer') && postgresSkip === null) {
+  peer = await benchDeliveryPeer(deliveryEvents, 2, nodeArgsFor('peer'));
+  for (const [name, figures] of [['svc', peer.svc], ['graphile-worker', peer.graphileWorker]] as const) {
+    print(
+      `  ${name} on PostgreSQL, ${peer.events} events enqueued at once, ${peer.workers} processes × ${peer.concurrency} in flight: ${Math.round(figures.deliveriesPerSecond)}/s, enqueue → arrival p50 ${figures.latencyMs.p50.toFixed(0)} ms p99 ${figures.latencyMs.p99.toFixed(0)} ms, ${figures.redeliveries} redeliveries`,
+    );
+  }
+  await reportProfile('peer');
+}
+
 let validate: ValidateFigures | null = null;
 if (sections.has('validate')) {
   validate = await benchValidate(flags.quick ? 3 : 7);
@@ -135,6 +147,21 @@ if (sections.has('hosting')) {
 }
 
 const rows = table(endpoint, latency, throughput, validate);
+if (peer) {
+  const { svc, graphileWorker } = peer;
+  rows.push({
+    figure: `deliveries/s beside graphile-worker, PostgreSQL (${peer.workers} × ${peer.concurrency} in flight, ${peer.events} events at once): svc / graphile-worker`,
+    measured: `${Math.round(svc.deliveriesPerSecond)} / ${Math.round(graphileWorker.deliveriesPerSecond)}`,
+    target: 'svc ≥ graphile-worker',
+    met: svc.deliveriesPerSecond >= graphileWorker.deliveriesPerSecond ? 'yes' : '**no**',
+  });
+  rows.push({
+    figure: 'enqueue → arrival p50 / p99 beside graphile-worker: svc; graphile-worker',
+    measured: `${svc.latencyMs.p50.toFixed(0)} / ${svc.latencyMs.p99.toFixed(0)} ms; ${graphileWorker.latencyMs.p50.toFixed(0)} / ${graphileWorker.latencyMs.p99.toFixed(0)} ms`,
+    target: 'svc ≤ graphile-worker',
+    met: svc.latencyMs.p50 <= graphileWorker.latencyMs.p50 && svc.latencyMs.p99 <= graphileWorker.latencyMs.p99 ? 'yes' : '**no**',
+  });
+}
 for (const figures of hosting) {
   rows.push({
     figure: `hosted ${figures.file === 'html' ? 'small HTML page' : '100 KiB asset'}, SQLite: share of a plain node:http static server`,
@@ -168,7 +195,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, validate, settingsPage, hosting, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, peer, validate, settingsPage, hosting, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

@@ -29,7 +29,16 @@ export interface CeilingServer {
 }
 
 /** Starts the raw node:http ceiling server in its own process (or another script of this folder, with its arguments). */
-export function startCeilingServer(nodeArgs: readonly string[] = [], script = './ceiling-server.js', args: readonly string[] = []): Promise<CeilingServer> {
+export async function startCeilingServer(nodeArgs: readonly string[] = [], script = './ceiling-server.js', args: readonly string[] = []): Promise<CeilingServer> {
+  const started = await startBenchProcess(script, args, nodeArgs);
+  return { url: `http://127.0.0.1:${(started.ready as { port: number }).port}`, pid: started.pid, stop: () => started.stop() };
+}
+
+/**
+ * Starts a script of this folder in its own process; resolves with the first JSON line it
+ * prints (its "ready" line). `stop()` sends SIGTERM and waits for the exit.
+ */
+export function startBenchProcess(script: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<{ ready: unknown; pid: number; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -38,9 +47,8 @@ export function startCeilingServer(nodeArgs: readonly string[] = [], script = '.
       out += chunk;
       const line = out.split('\n').find((text) => text.startsWith('{'));
       if (!line) return;
-      const { port } = JSON.parse(line) as { port: number };
       resolve({
-        url: `http://127.0.0.1:${port}`,
+        ready: JSON.parse(line) as unknown,
         pid: child.pid!,
         stop: async () => {
           child.kill('SIGTERM');
@@ -48,6 +56,6 @@ export function startCeilingServer(nodeArgs: readonly string[] = [], script = '.
         },
       });
     });
-    child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }

@@ -121,23 +121,30 @@ export async function startReceiver(options: ReceiverOptions | Responder = {}): 
     respond: (next) => {
       respond = next;
     },
-    waitFor: (count, filter = () => true, timeoutMs = 10_000) =>
-      waitUntil(
-        () => {
-          const matching = requests.filter(filter);
-          return matching.length >= count ? matching : undefined;
-        },
-        timeoutMs,
-        () => `expected ${count} matching requests within ${timeoutMs} ms, got ${requests.filter(filter).length}`,
-      ),
+    // Each arrival looks only at the requests since the last look: waiting for 20,000
+    // deliveries must not cost 20,000 scans of everything received (the bench).
+    waitFor: (count, filter = () => true, timeoutMs = 10_000) => {
+      const matching: ReceivedRequest[] = [];
+      let looked = 0;
+      const look = (): ReceivedRequest[] => {
+        for (; looked < requests.length; looked += 1) if (filter(requests[looked]!)) matching.push(requests[looked]!);
+        return matching;
+      };
+      return waitUntil(() => (look().length >= count ? [...matching] : undefined), timeoutMs, () => `expected ${count} matching requests within ${timeoutMs} ms, got ${look().length}`);
+    },
     next: async (timeoutMs = 10_000) => {
       const index = handedOut++;
       return waitUntil(() => requests[index], timeoutMs, () => `expected request number ${index + 1} within ${timeoutMs} ms, got ${requests.length}`);
     },
     waitForEvents: async (ids, timeoutMs) => {
-      const wanted = [...ids];
-      const missing = (): number => wanted.filter((id) => !eventIds.has(id)).length;
-      await waitUntil(() => (missing() === 0 ? true : undefined), timeoutMs, () => `${missing()} of ${wanted.length} events were not delivered within ${timeoutMs} ms`);
+      const pending = new Set(ids);
+      const total = pending.size;
+      let looked = 0;
+      const missing = (): number => {
+        for (; looked < requests.length; looked += 1) pending.delete(requests[looked]!.eventId);
+        return pending.size;
+      };
+      await waitUntil(() => (missing() === 0 ? true : undefined), timeoutMs, () => `${missing()} of ${total} events were not delivered within ${timeoutMs} ms`);
     },
     close: async () => {
       server.closeAllConnections();

@@ -4,7 +4,7 @@ import { randomToken } from '../ids.js';
 import { claimDueDeliveries, releaseLeases } from '../store/queries/claim-deliveries.js';
 import { loadDeliveryJobs, type DeliveryJob } from '../store/queries/delivery-jobs.js';
 import { dispatchEvents } from '../store/queries/dispatch-events.js';
-import { nextDeliveryDue } from '../store/queries/next-delivery-due.js';
+import { nextDeliveryDue, nextWebhookDeliveryDue } from '../store/queries/next-delivery-due.js';
 import type { Store } from '../store/store.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 import { attemptDelivery, type AttemptResult, type MailDelivery } from './attempt-delivery.js';
@@ -33,6 +33,8 @@ export interface DeliveryWorkerDependencies {
 
 /** The shortest wait of a timer: work that is due but was not claimable is looked at again this soon. */
 const minWaitMs = 20;
+/** The lookup of the next due delivery is made at most this often (`scheduleNextDue`). */
+const dueLookupEveryMs = 250;
 /** After the database failed a claim, the next try comes this much later. */
 const retryAfterFailureMs = 1_000;
 /** An attempt starts only if its lease outlasts the timeout by this much, leaving time to record it. */
@@ -54,8 +56,14 @@ export class DeliveryWorker {
   private readonly reportFailure: (error: unknown, context: string) => void;
   /** Leased deliveries waiting for a request slot, oldest first. */
   private readonly queue: DeliveryJob[] = [];
-  /** Every delivery this worker holds (queued or in flight), by id. */
+  /** Every delivery this worker holds (queued, in flight or being recorded), by id. */
   private readonly held = new Set<string>();
+  /**
+   * The held deliveries counted in their webhook's and project's shares: queued or in flight.
+   * A delivery leaves its share when its request ends, before its attempt is recorded: the
+   * shares bound requests to a receiver, and recording (a durable commit) must not hold them.
+   */
+  private readonly sharing = new Set<string>();
   /** How many deliveries of each webhook this worker holds; at most `settings.perWebhook`. */
   private readonly heldByWebhook: ShareCounts;
   /** How many deliveries of each project this worker holds; at most `settings.perProject`. */
@@ -70,6 +78,13 @@ export class DeliveryWorker {
   private readonly running = new Set<Promise<void>>();
   /** Webhooks this worker saw answer 410 Gone, and when: their deliveries claimed before are not sent. */
   private readonly gone = new Map<string, number>();
+  /** Webhooks whose last claim of their own found fewer due than they had room for: not claimed for again until a whole claim. */
+  private readonly caughtUp = new Set<string>();
+  /** Webhooks with room again since the last claim: the next pump claims theirs, through their own index. */
+  private readonly freedWebhooks = new Set<string>();
+  /** The next pump fans out events and claims for every webhook (not only for freed ones). */
+  private wholeClaim = true;
+  private lastDueLookupAt = Number.NEGATIVE_INFINITY;
   private sending = 0;
   private waitingForRoom = false;
   private pumping: Promise<void> | null = null;
@@ -120,8 +135,10 @@ export class DeliveryWorker {
     await this.sender.close();
   }
 
-  private pump(): void {
+  /** Claims work; `whole: false` only for webhooks that have room again (`freedWebhooks`). */
+  private pump(whole = true): void {
     if (this.stopped) return;
+    if (whole) this.wholeClaim = true;
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -140,15 +157,24 @@ export class DeliveryWorker {
 
   private async pumpUntilIdle(): Promise<void> {
     const { store, settings } = this.dependencies;
+    let claimedWhole = false;
     do {
       this.pumpAgain = false;
+      if (!this.wholeClaim) {
+        await this.claimForFreedWebhooks();
+        continue;
+      }
+      this.wholeClaim = false;
+      this.freedWebhooks.clear();
+      this.caughtUp.clear();
+      claimedWhole = true;
       const room = this.capacity - this.held.size;
       const now = this.dependencies.now();
       const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
       const excludeWebhooks = this.heldByWebhook.atLimit();
       const excludeProjects = this.heldByProject.atLimit();
       const work = await store.transaction(async (trx) => {
-        const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room } });
+        const dispatched = await dispatchEvents(trx, store.capabilities, { now, eventLimit: settings.eventBatch, lease: { ...lease, limit: room, admit: this.admission() } });
         const claimLimit = room - dispatched.leased.length;
         const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claimLimit, excludeWebhooks, excludeProjects });
         const jobs = await loadDeliveryJobs(trx, [...dispatched.leased, ...claimed]);
@@ -156,16 +182,88 @@ export class DeliveryWorker {
         // Safe to lose in a power cut: the events would be fanned out and the deliveries
         // claimed again (at least once). Not waiting for an fsync halves the fsyncs under load.
       }, { durable: false });
-      // A webhook or project never holds more than its share: what is over it goes back at once, for
-      // this worker or another to claim when one of its attempts ends.
-      const over = work.jobs.filter((job) => !this.hold(job)).map((job) => job.deliveryId);
-      if (over.length > 0) await releaseLeases(store.db, over, this.owner, this.dependencies.now());
-      this.startSends();
+      await this.holdOrRelease(work.jobs);
       // Full: there may be more due; a batch of finished attempts makes room and pumps again.
       this.waitingForRoom = work.full;
-      if (work.moreEvents && !this.waitingForRoom) this.pumpAgain = true;
+      if (work.moreEvents && !this.waitingForRoom) {
+        this.pumpAgain = true;
+        this.wholeClaim = true;
+      }
     } while (this.pumpAgain && !this.stopped);
-    if (!this.waitingForRoom && !this.stopped) this.wakeAt(await nextDeliveryDue(store.db, this.heldByWebhook.atLimit(), this.heldByProject.atLimit()));
+    if (claimedWhole && !this.waitingForRoom && !this.stopped) await this.scheduleNextDue();
+  }
+
+  /**
+   * Sets the timer for the next delivery that comes due (a retry, an expiring lease). The
+   * lookup walks the pending deliveries of the webhooks that are not at their share, so
+   * under a backlog it is made at most every `dueLookupEveryMs`; a whole claim then comes
+   * that soon, and looks again.
+   */
+  private async scheduleNextDue(): Promise<void> {
+    const now = this.dependencies.now();
+    if (now - this.lastDueLookupAt < dueLookupEveryMs) {
+      this.wakeAt(this.lastDueLookupAt + dueLookupEveryMs);
+      return;
+    }
+    this.lastDueLookupAt = now;
+    this.wakeAt(await nextDeliveryDue(this.dependencies.store.db, this.heldByWebhook.atLimit(), this.heldByProject.atLimit()));
+  }
+
+  /**
+   * Claims the due deliveries of webhooks that have room again, each through its own index
+   * of due deliveries: a webhook with a backlog costs one short index range per claim, not a
+   * walk past every pending delivery of the webhooks that are full.
+   */
+  private async claimForFreedWebhooks(): Promise<void> {
+    const { store, settings } = this.dependencies;
+    const webhooks = [...this.freedWebhooks];
+    this.freedWebhooks.clear();
+    const now = this.dependencies.now();
+    const lease = { owner: this.owner, expiresAt: now + settings.leaseMs };
+    const excludeProjects = this.heldByProject.atLimit();
+    const wanted = webhooks.map((webhookId) => ({ webhookId, limit: Math.min(this.heldByWebhook.room(webhookId), this.capacity - this.held.size) })).filter((claim) => claim.limit > 0);
+    if (wanted.length === 0) return;
+   
+    const claims = await store.transaction(async (trx) => {
+      const results: { webhookId: string; limit: number; jobs: DeliveryJob[] }[] = [];
+      for (const claim of wanted) {
+        const claimed = await claimDueDeliveries(trx, store.capabilities, { ...lease, now, limit: claim.limit, webhookId: claim.webhookId, excludeProjects });
+        results.push({ ...claim, jobs: await loadDeliveryJobs(trx, claimed) });
+      }
+      return results;
+    }, { durable: false });
+   
+    await this.holdOrRelease(claims.flatMap((claim) => claim.jobs));
+    // A webhook with fewer due than it had room for: wake when its next one comes due.
+    for (const claim of claims) {
+      if (claim.jobs.length >= claim.limit) continue;
+      this.caughtUp.add(claim.webhookId);
+      this.wakeAt(await nextWebhookDeliveryDue(store.db, claim.webhookId));
+    }
+  }
+
+  /** Holds what fits this worker's shares and gives the rest back at once; starts sends. */
+  private async holdOrRelease(jobs: readonly DeliveryJob[]): Promise<void> {
+    const { store } = this.dependencies;
+    // A webhook or project never holds more than its share: what is over it goes back at once, for
+    // this worker or another to claim when one of its attempts ends.
+    const over = jobs.filter((job) => !this.hold(job)).map((job) => job.deliveryId);
+    if (over.length > 0) await releaseLeases(store.db, over, this.owner, this.dependencies.now());
+    this.startSends();
+  }
+
+  /** For a fan-out: admits new deliveries to lease while their webhook and project have room here. */
+  private admission(): (webhookId: string, projectId: string) => boolean {
+    const byWebhook = new Map<string, number>();
+    const byProject = new Map<string, number>();
+    return (webhookId, projectId) => {
+      const webhookCount = byWebhook.get(webhookId) ?? 0;
+      const projectCount = byProject.get(projectId) ?? 0;
+      if (webhookCount >= this.heldByWebhook.room(webhookId) || projectCount >= this.heldByProject.room(projectId)) return false;
+      byWebhook.set(webhookId, webhookCount + 1);
+      byProject.set(projectId, projectCount + 1);
+      return true;
+    };
   }
 
   /** Holds a claimed job; false when its webhook or its project already has as many as it may (the job is not held). */
@@ -176,16 +274,30 @@ export class DeliveryWorker {
     this.heldByWebhook.add(job.webhookId);
     this.heldByProject.add(job.projectId);
     this.held.add(job.deliveryId);
+    this.sharing.add(job.deliveryId);
     this.queue.push(job);
     return true;
   }
 
   private unhold(job: DeliveryJob): void {
-    if (!this.held.delete(job.deliveryId)) return;
-    const webhookFreed = this.heldByWebhook.remove(job.webhookId);
+    this.leaveShare(job);
+    this.held.delete(job.deliveryId);
+  }
+
+  /** The job's request is over: its webhook and project have room for another. */
+  private leaveShare(job: DeliveryJob): void {
+    if (!this.sharing.delete(job.deliveryId)) return;
+    this.heldByWebhook.remove(job.webhookId);
     const projectFreed = this.heldByProject.remove(job.projectId);
-    // A webhook or project at its limit may have due deliveries no worker claimed for it: claim them now.
-    if (webhookFreed || projectFreed) this.pump();
+    // A project at its limit may have due deliveries of any of its webhooks: a whole claim.
+    if (projectFreed) return this.pump();
+    // The webhook may have due deliveries that no claim could take while it was at its share:
+    // claimed once half its share is done (so claims come in batches, not one per attempt),
+    // unless its last claim of its own already found all it had due.
+    if (this.heldByWebhook.isHalfEmpty(job.webhookId) && !this.caughtUp.has(job.webhookId) && !this.freedWebhooks.has(job.webhookId)) {
+      this.freedWebhooks.add(job.webhookId);
+      this.pump(false);
+    }
   }
 
   private startSends(): void {
@@ -229,6 +341,7 @@ export class DeliveryWorker {
     const { record } = result;
     if (record.status === 'succeeded') this.struggling.delete(job.webhookId);
     else this.struggling.add(job.webhookId);
+    this.leaveShare(job);
     const recorded = await this.recorder.record(record);
     if (this.waitingForRoom && this.held.size - 1 <= settings.concurrency) {
       this.waitingForRoom = false;

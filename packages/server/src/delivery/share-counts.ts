@@ -12,6 +12,16 @@ export class ShareCounts {
     return (this.counts.get(key) ?? 0) < this.limitOf(key);
   }
 
+  /** How many more `key` may have (0 when at or over its limit). */
+  room(key: string): number {
+    return Math.max(0, this.limitOf(key) - (this.counts.get(key) ?? 0));
+  }
+
+  /** True when `key` has at most half its limit (rounded down). */
+  isHalfEmpty(key: string): boolean {
+    return (this.counts.get(key) ?? 0) <= Math.floor(this.limitOf(key) / 2);
+  }
+
   add(key: string): void {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }

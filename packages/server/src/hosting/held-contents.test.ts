@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskFileStore } from '../store/files/disk-file-store.js';
 import { HeldContents, maxHeldFileBytes } from './held-contents.js';
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 async function store(content: Buffer): Promise<string> {
-  const staged = await files.stage([content]);
+  const staged = await files.stage(Readable.from([content]));
   await staged.commit();
   return staged.sha256;
 }

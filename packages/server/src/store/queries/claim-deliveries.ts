@@ -30,6 +30,8 @@ export interface ClaimOptions {
   readonly excludeWebhooks?: readonly string[];
   /** Projects whose deliveries are not claimed now, for the same reason. */
   readonly excludeProjects?: readonly string[];
+  /** Only this webhook's deliveries (it has room again): found through its own index of due deliveries. */
+  readonly webhookId?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function claimDueDeliveries(trx: Db, capabilities: BackendCapabilit
     .orderBy('next_attempt_at')
     .limit(options.limit);
   if (options.excludeWebhooks && options.excludeWebhooks.length > 0) query = query.where('webhook_id', 'not in', [...options.excludeWebhooks]);
+  if (options.webhookId !== undefined) query = query.where('webhook_id', '=', options.webhookId);
   if (capabilities.skipLocked) query = query.forUpdate().skipLocked();
   const ids = (await query.execute()).map((row) => row.id);
   if (ids.length > 0) {

@@ -10,8 +10,11 @@ export interface DispatchOptions {
   readonly now: number;
   /** Most events fanned out by one call. */
   readonly eventLimit: number;
-  /** The first `limit` new deliveries are leased to `owner` at once, so they can be sent right away. */
-  readonly lease: { readonly owner: string; readonly expiresAt: number; readonly limit: number };
+  /**
+   * The first `limit` new deliveries are leased to `owner` at once, so they can be sent right
+   * away; with `admit`, only those it admits (the worker's room per webhook and project).
+   */
+  readonly lease: { readonly owner: string; readonly expiresAt: number; readonly limit: number; readonly admit?: (webhookId: string, projectId: string) => boolean };
 }
 
 export interface DispatchResult {
@@ -58,12 +61,14 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
   const formOf = await formsOfEvents(trx, events, byProject);
 
   const rows: Insertable<DeliveriesTable>[] = [];
+  let leasedCount = 0;
   for (const event of events) {
     for (const webhook of byProject.get(event.project_id) ?? []) {
       if (webhook.createdAt > event.created_at || !eventMatchesAny(webhook.patterns, event.type)) continue;
       // A form's notification target takes only that form's events.
       if (webhook.formEndpointId !== null && formOf.get(event.id) !== webhook.formEndpointId) continue;
-      const leased = rows.length < options.lease.limit;
+      const leased = leasedCount < options.lease.limit && (options.lease.admit?.(webhook.id, event.project_id) ?? true);
+      if (leased) leasedCount += 1;
       rows.push(newDeliveryRow({ eventId: event.id, webhookId: webhook.id, now: options.now, lease: leased ? options.lease : null }));
     }
   }

@@ -18,3 +18,14 @@ export async function nextDeliveryDue(db: Db, excludeWebhooks: readonly string[]
   const row = await query.executeTakeFirst();
   return row?.due === null || row?.due === undefined ? null : Number(row.due);
 }
+
+/** When the next pending delivery of one webhook comes due (through its own index); null when it has none. */
+export async function nextWebhookDeliveryDue(db: Db, webhookId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select(sql<number | string | null>`min(case when lease_expires_at > next_attempt_at then lease_expires_at else next_attempt_at end)`.as('due'))
+    .where('status', '=', 'pending')
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  return row?.due === null || row?.due === undefined ? null : Number(row.due);
+}
