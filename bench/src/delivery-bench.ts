@@ -1,6 +1,6 @@
 import { type BackendName, createBackend, createForm, createWebhook, newEncryptionKey, sampleResident, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { newId } from '@svc/server/testing';
-import { jsonBody } from './load-shapes.js';
+import { jsonBody, submissionEventPayload } from './load-shapes.js';
 
 const deliveryFlags = ['--allow-private-targets', '--rate-limit', '1000000/1h'];
 
@@ -72,14 +72,7 @@ export async function benchDeliveryThroughput(kind: BackendName, events: number,
   try {
     const form = await createForm(store);
     await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    const payload = JSON.stringify({
-      id: 'evt_bench',
-      type: 'form.submission.created',
-      createdAt: new Date().toISOString(),
-      workspace: form.workspace,
-      project: form.project,
-      data: { form: { id: form.endpointId, slug: 'contact', name: null }, submission: { id: 'sub_bench', fields: JSON.parse(jsonBody) as unknown, files: [], createdAt: new Date().toISOString() } },
-    });
+    const payload = submissionEventPayload(form);
     for (let start = 0; start < events; start += 500) {
       const now = Date.now();
       const rows = Array.from({ length: Math.min(500, events - start) }, () => ({

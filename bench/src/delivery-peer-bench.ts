@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Logger, makeWorkerUtils, runMigrations } from 'graphile-worker';
 import { createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
 import { newId } from '@svc/server/testing';
-import { jsonBody } from './load-shapes.js';
+import { submissionEventPayload } from './load-shapes.js';
 import { startBenchProcess } from './processes.js';
 
 /** One queue's figures for the same burst of events. */
@@ -38,22 +38,13 @@ export async function benchDeliveryPeer(events: number, workers: number, nodeArg
   const backend = await createBackend('postgres');
   const store = await backend.openStore();
   const databaseUrl = backend.databaseUrl!;
-  const payload = (form: { workspace: string; project: string; endpointId: string }) =>
-    JSON.stringify({
-      id: 'evt_bench',
-      type: 'form.submission.created',
-      createdAt: new Date().toISOString(),
-      workspace: form.workspace,
-      project: form.project,
-      data: { form: { id: form.endpointId, slug: 'contact', name: null }, submission: { id: 'sub_bench', fields: JSON.parse(jsonBody) as unknown, files: [], createdAt: new Date().toISOString() } },
-    });
   try {
     // svc first, then graphile-worker; each with a receiver of its own.
     const encryptionKey = newEncryptionKey();
     const form = await createForm(store);
     const svcReceiver = await startReceiver({ keepBodies: false });
     const webhook = await createWebhook(store, form, { url: `${svcReceiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    const body = payload(form);
+    const body = submissionEventPayload(form);
     const servers: SvcProcess[] = [];
     let svc: QueueFigures;
     try {

@@ -37,3 +37,15 @@ export function stampFile(template: Buffer, at: number, tag: string): Buffer {
   copy.write(tag.padEnd(24, '.').slice(0, 24), at, 'latin1');
   return copy;
 }
+
+/** A `form.submission.created` event body as the outbox holds it, for the delivery benches. */
+export function submissionEventPayload(form: { workspace: string; project: string; endpointId: string }): string {
+  return JSON.stringify({
+    id: 'evt_bench',
+    type: 'form.submission.created',
+    createdAt: new Date().toISOString(),
+    workspace: form.workspace,
+    project: form.project,
+    data: { form: { id: form.endpointId, slug: 'contact', name: null }, submission: { id: 'sub_bench', fields: JSON.parse(jsonBody) as unknown, files: [], createdAt: new Date().toISOString() } },
+  });
+}
