@@ -223,7 +223,6 @@ export class DeliveryWorker {
     const excludeProjects = this.heldByProject.atLimit();
     const wanted = webhooks.map((webhookId) => ({ webhookId, limit: Math.min(this.heldByWebhook.room(webhookId), this.capacity - this.held.size) })).filter((claim) => claim.limit > 0);
     if (wanted.length === 0) return;
-   
     const claims = await store.transaction(async (trx) => {
       const results: { webhookId: string; limit: number; jobs: DeliveryJob[] }[] = [];
       for (const claim of wanted) {
@@ -232,7 +231,6 @@ export class DeliveryWorker {
       }
       return results;
     }, { durable: false });
-   
     await this.holdOrRelease(claims.flatMap((claim) => claim.jobs));
     // A webhook with fewer due than it had room for: wake when its next one comes due.
     for (const claim of claims) {

@@ -1,3 +1,4 @@
+import { setBounded } from '../lib/bounded-map.js';
 import { deployFiles, findDeployFile } from '../store/queries/deploys.js';
 import type { DeployFileRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
@@ -26,9 +27,7 @@ export class DeployManifests {
     const rows = await deployFiles(this.db, deployId, maxCachedFiles + 1);
     if (rows.length > maxCachedFiles) return null;
     const manifest = new Map(rows.map((row) => [row.path, row]));
-    this.held.delete(deployId);
-    this.held.set(deployId, manifest);
-    if (this.held.size > maxCachedDeploys) this.held.delete(this.held.keys().next().value!);
+    setBounded(this.held, deployId, manifest, maxCachedDeploys);
     return manifest;
   }
 }

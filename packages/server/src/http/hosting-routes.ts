@@ -7,10 +7,8 @@ import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { HeldContents, maxHeldFileBytes } from '../hosting/held-contents.js';
 import { siteHostname } from '../hosting/hosted-sites.js';
 import { SiteDirectory } from '../hosting/site-directory.js';
+import { WidgetTags } from '../hosting/widget-tags.js';
 import type { OperationContext } from '../operations/context.js';
-import { widgetSnippet } from '../operations/pinpoints.js';
-import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
-import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
 import type { DeployFileRow } from '../store/schema.js';
 import { etagMatches } from './etag.js';
 
@@ -30,8 +28,13 @@ export function hostingPlugin(context: OperationContext) {
   const sites = new SiteDirectory(context.store, context.options.previewDomain);
   const widgetTags = new WidgetTags(context);
   const contents = new HeldContents(context.store.files);
-  // Known once the server listens (the base URL defaults to its address).
-  const own = (): Set<string> => (ownNames ??= context.urls.baseUrl === '' ? null : serviceHostnames(context)) ?? serviceHostnames(context);
+  const own = (): Set<string> => {
+    if (ownNames) return ownNames;
+    const names = serviceHostnames(context);
+    // Known once the server listens (the base URL defaults to its address): held from then on.
+    if (context.urls.baseUrl !== '') ownNames = names;
+    return names;
+  };
   const plugin = (app: FastifyInstance): Promise<void> => {
     app.addHook('onRequest', async (request, reply) => {
       if (servicePaths.test(request.url)) return;
@@ -116,54 +119,6 @@ async function sendWithWidget(contents: HeldContents, request: FastifyRequest, r
   }
   void reply.code(status).header('content-length', String(body.length));
   return request.method === 'HEAD' ? reply.send() : reply.send(body);
-}
-
-/** How long a project's widget settings are reused while changes made elsewhere could go unheard. */
-const widgetSettingsTtlMs = 2_000;
-
-/**
- * The Pinpoints tag of a project's environment (null where the widget is off), held until
- * a push changes the project (the same announcement as hostnames, docs/hosting.md).
- */
-class WidgetTags {
-  private readonly held = new Map<string, { at: number; tags: Map<string, string | null> }>();
-  private generation = 0;
-  private readonly unsubscribe: () => void;
-
-  constructor(private readonly context: OperationContext) {
-    this.unsubscribe = context.store.onSitesChanged(() => {
-      this.generation += 1;
-      this.held.clear();
-    });
-  }
-
-  async tagFor(projectId: string, environment: string): Promise<string | null> {
-    const now = Date.now();
-    const hearing = this.context.store.hearsSiteChanges();
-    let entry = this.held.get(projectId);
-    if (!entry || (!hearing && now - entry.at > widgetSettingsTtlMs)) {
-      const generation = this.generation;
-      entry = { at: now, tags: await this.read(projectId) };
-      if (generation === this.generation) this.held.set(projectId, entry);
-      if (this.held.size > 1_000) this.held.delete(this.held.keys().next().value!);
-    }
-    return entry.tags.get(environment) ?? null;
-  }
-
-  close(): void {
-    this.unsubscribe();
-  }
-
-  private async read(projectId: string): Promise<Map<string, string | null>> {
-    const project = await findProjectById(this.context.store.db, projectId);
-    const settings = widgetSettings(project.pinpoints);
-    const tags = new Map<string, string | null>();
-    const key = enabledEnvironments(settings).length > 0 ? await ensureWidgetKey(this.context.store.db, project) : null;
-    for (const environment of pinpointsEnvironments) {
-      tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`) : null);
-    }
-    return tags;
-  }
 }
 
 function requestedRange(request: FastifyRequest, etag: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {

@@ -1,0 +1,38 @@
+import type { OperationContext } from '../operations/context.js';
+import { widgetSnippet } from '../operations/pinpoints.js';
+import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
+import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
+import { HeldUntilAnnounced } from './held-until-announced.js';
+
+/**
+ * The Pinpoints tag of a project's environment (null where the widget is off), held until a
+ * push changes the project (the same announcement as hostnames, docs/hosting.md), and for
+ * 2 s only while announcements from other instances could go unheard.
+ */
+export class WidgetTags {
+  private readonly held: HeldUntilAnnounced<Map<string, string | null>>;
+
+  constructor(private readonly context: OperationContext) {
+    this.held = new HeldUntilAnnounced(context.store, { maxEntries: 1_000, maxAgeMs: 60_000, unheardMaxAgeMs: 2_000 });
+  }
+
+  async tagFor(projectId: string, environment: string): Promise<string | null> {
+    const tags = await this.held.get(projectId, () => this.read(projectId));
+    return tags.get(environment) ?? null;
+  }
+
+  close(): void {
+    this.held.close();
+  }
+
+  private async read(projectId: string): Promise<Map<string, string | null>> {
+    const project = await findProjectById(this.context.store.db, projectId);
+    const settings = widgetSettings(project.pinpoints);
+    const tags = new Map<string, string | null>();
+    const key = enabledEnvironments(settings).length > 0 ? await ensureWidgetKey(this.context.store.db, project) : null;
+    for (const environment of pinpointsEnvironments) {
+      tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`) : null);
+    }
+    return tags;
+  }
+}
