@@ -144,6 +144,14 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect(refused.text).toContain('value="ftp://example.com"');
   });
 
+  it('refuses a rollback for an environment that does not exist instead of taking it for production', async () => {
+    const session = await signedIn();
+    const csrf = await session.csrf(`${project}/deploys`);
+    const refused = await session.post(`${project}/deploys/rollback`, { environment: 'prod', _csrf: csrf });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('no environment');
+  });
+
   it('shows submitted text as text, never as markup', async () => {
     await fetch(formUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x@example.com', name: '<script>alert(1)</script>' }) });
     const session = await signedIn();

@@ -25,10 +25,10 @@ import type { Db } from '../store/store.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
+import { environmentNames } from './config-plan.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 import { deployPathProblem } from './deploy-paths.js';
 
-const environments: readonly EnvironmentName[] = ['production', 'staging', 'development'];
 
 export interface StartDeployInput extends ProjectInput {
   readonly environment: EnvironmentName;
@@ -249,7 +249,7 @@ async function deployInfo(db: Db, context: OperationContext, project: ProjectRow
 }
 
 function toDeployInfo(context: OperationContext, row: DeployRow, live: Map<string, string>, domains: readonly { hostname: string; environment: string }[]): DeployInfo {
-  const liveIn = environments.filter((environment) => live.get(environment) === row.id);
+  const liveIn = environmentNames.filter((environment) => live.get(environment) === row.id);
   const state = row.state === 'uploading' ? 'uploading' : row.state === 'failed' ? 'failed' : liveIn.length > 0 ? 'live' : 'superseded';
   const domain = domains.find((entry) => entry.environment === row.environment);
   return {

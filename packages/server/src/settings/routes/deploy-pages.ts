@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from '@svc/protocol';
 import type { EnvironmentName } from '@svc/protocol/api';
 import { listProjectDeploys, promoteDeploy, rollbackDeploy } from '../../operations/deploys.js';
+import { environmentNames } from '../../operations/config-plan.js';
 import { readProjectConfig } from '../../operations/project-config.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
@@ -14,7 +16,12 @@ const notices: Record<string, string> = {
   unchanged: 'Nothing changed: the environment already served that deploy.',
 };
 
-const environmentOf = (value: string): EnvironmentName => (value === 'staging' || value === 'development' ? value : 'production');
+/** The environment a form names; anything else is refused, never taken for production. */
+function environmentOf(value: string): EnvironmentName {
+  const known = environmentNames.find((name) => name === value);
+  if (known === undefined) throw new ServiceError('validation_failed', `no environment "${value}"`, { errors: { environment: 'must be production, staging or development' } });
+  return known;
+}
 
 /** The deploys page of a project (docs/hosting.md): per environment what is live; promote and roll back. */
 export function deployPages(app: FastifyInstance, tools: SettingsRequestTools): void {
@@ -25,7 +32,7 @@ export function deployPages(app: FastifyInstance, tools: SettingsRequestTools): 
   app.get<{ Params: ProjectParams; Querystring: { done?: string } }>('/settings/:workspace/:project/deploys', async (request, reply) => {
     const { base, principal } = await projectPageBase(tools, request, request.params);
     const [listing, config] = await Promise.all([listProjectDeploys(context, principal, { ...request.params, limit: 50 }), readProjectConfig(context, principal, request.params)]);
-    const environments = (['production', 'staging', 'development'] as const).filter((environment) => Object.hasOwn((config['environments'] ?? {}), environment));
+    const environments = environmentNames.filter((environment) => Object.hasOwn((config['environments'] ?? {}), environment));
     const notice = request.query.done === undefined ? undefined : notices[request.query.done];
     return sendPage(reply, 200, DeploysPage({ ...base, ...listing, environments, ...(notice ? { notice } : {}) }));
   });
