@@ -12,6 +12,11 @@ export interface FormLimits {
   readonly fields: number;
   /** Deepest nesting of a JSON value (objects and arrays). */
   readonly jsonDepth: number;
+  /**
+   * Files of at most this many bytes are held in memory and committed in their
+   * submission's transaction (store/files/held-files.ts); 0: every file on its own.
+   */
+  readonly heldFileBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -23,6 +28,7 @@ export const defaultFormLimits: FormLimits = {
   multipartBytes: 25 * MiB,
   fields: 200,
   jsonDepth: 32,
+  heldFileBytes: 1 * MiB,
 };
 
 /** The 24-hour idempotency window of the specification. */

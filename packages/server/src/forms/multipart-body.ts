@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FileStore, StagedFile } from '../store/files/file-store.js';
+import type { HoldOptions } from '../store/files/held-files.js';
 import { longNameError, longNameMessage, maxFieldNameLength } from './field-checks.js';
 import type { FormLimits } from './limits.js';
 
@@ -25,10 +26,10 @@ const limitCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FI
 
 /**
  * Reads a multipart body: text parts become fields (a name sent twice becomes a list),
- * file parts are staged by content hash. Over any limit the whole request is refused
+ * file parts are staged by content hash (small ones held in memory with `hold`). Over any limit the whole request is refused
  * with 413 and every staged file is dropped; a malformed body is a 400.
  */
-export async function readMultipart(request: FastifyRequest, files: FileStore, limits: FormLimits): Promise<MultipartSubmission> {
+export async function readMultipart(request: FastifyRequest, files: FileStore, limits: FormLimits, hold?: HoldOptions): Promise<MultipartSubmission> {
   const fields = new Map<string, unknown>();
   const uploads: StagedUpload[] = [];
   // The limit is on the whole body as it arrives: bytes outside the parts (preamble, part
@@ -61,7 +62,7 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         continue;
       }
       if (part.fieldname.length > maxFieldNameLength) throw longFieldName(part.fieldname);
-      const { staged, head } = await stageFile(files, part.file, body);
+      const { staged, head } = await stageFile(files, part.file, body, hold);
       if (part.file.truncated) {
         await staged.discard();
         throw tooLarge(`a file is larger than ${limits.fileBytes} bytes`);
@@ -103,7 +104,7 @@ class BodyMeter {
   }
 }
 
-async function stageFile(files: FileStore, stream: Readable, body: BodyMeter): Promise<{ staged: StagedFile; head: Uint8Array }> {
+async function stageFile(files: FileStore, stream: Readable, body: BodyMeter, hold: HoldOptions | undefined): Promise<{ staged: StagedFile; head: Uint8Array }> {
   let head = new Uint8Array(0);
   async function* checked(): AsyncGenerator<Uint8Array> {
     for await (const chunk of stream as AsyncIterable<Uint8Array>) {
@@ -112,7 +113,7 @@ async function stageFile(files: FileStore, stream: Readable, body: BodyMeter): P
       yield chunk;
     }
   }
-  const staged = await files.stage(checked());
+  const staged = await files.stage(checked(), hold);
   return { staged, head };
 }
 

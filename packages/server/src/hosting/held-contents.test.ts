@@ -4,29 +4,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiskFileStore } from '../store/files/disk-file-store.js';
+import type { FileStore } from '../store/files/file-store.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/store.js';
 import { HeldContents, maxHeldFileBytes } from './held-contents.js';
 
 let dataDir: string;
-let files: DiskFileStore;
+let store: Store;
+let files: FileStore;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'svc-held-contents-'));
-  files = new DiskFileStore(dataDir);
-  await files.init();
+  store = await openSqliteStore({ dataDir });
+  files = store.files;
 });
 afterAll(async () => {
+  await store.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function store(content: Buffer): Promise<string> {
+async function storeFile(content: Buffer): Promise<string> {
   const staged = await files.stage(Readable.from([content]));
   await staged.commit();
   return staged.sha256;
 }
 
 /** The file store, with the files it opened counted. */
-function countingFiles(): { files: Pick<DiskFileStore, 'open'>; opened: () => number } {
+function countingFiles(): { files: Pick<FileStore, 'open'>; opened: () => number } {
   let count = 0;
   return {
     files: {
@@ -42,7 +46,7 @@ function countingFiles(): { files: Pick<DiskFileStore, 'open'>; opened: () => nu
 describe('small hosted files held in memory', () => {
   it('reads a small file from the store once and answers it from memory after', async () => {
     const content = randomBytes(4096);
-    const sha256 = await store(content);
+    const sha256 = await storeFile(content);
     const counted = countingFiles();
     const held = new HeldContents(counted.files);
     expect(await held.read(sha256, content.length)).toEqual(content);
@@ -52,7 +56,7 @@ describe('small hosted files held in memory', () => {
 
   it('reads a file larger than the limit from the store every time', async () => {
     const content = randomBytes(maxHeldFileBytes + 1);
-    const sha256 = await store(content);
+    const sha256 = await storeFile(content);
     const counted = countingFiles();
     const held = new HeldContents(counted.files);
     await held.read(sha256, content.length);

@@ -126,7 +126,8 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
-  for (const upload of uploads) await upload.staged.commit();
+  // Held files go into the submission's own transaction; the others are made durable first.
+  for (const upload of uploads) if (!upload.staged.held) await upload.staged.commit();
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
     name: upload.name,
@@ -136,18 +137,23 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
   }));
   const state = request.headers[honeypotName] === undefined && !instructions.honeypot ? 'inbox' : 'spam';
   const userAgent = request.headers['user-agent'];
-  const outcome = await services.writer.write(
-    prepareSubmission({
-      form,
-      state,
-      fields,
-      files,
-      clientIp: storedIp(request.clientAddress, services.formIp),
-      userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
-      idempotencyKey,
-      receivedAt,
-    }),
-  );
+  const prepared = prepareSubmission({
+    form,
+    state,
+    fields,
+    files,
+    clientIp: storedIp(request.clientAddress, services.formIp),
+    userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
+    idempotencyKey,
+    receivedAt,
+  });
+  const heldFiles = uploads.flatMap((upload) => (upload.staged.held ? [upload.staged.held] : []));
+  let outcome;
+  try {
+    outcome = await services.writer.write(heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
+  } finally {
+    for (const upload of uploads) if (upload.staged.held) await upload.staged.discard();
+  }
   if (!outcome.replayed) services.metrics.submissions.inc({ state });
   return accepted(request, reply, services, instructions, outcome.id, outcome.replayed);
 }
@@ -184,7 +190,7 @@ function answerFailureToPerson(request: FormRequest, reply: FastifyReply, error:
 }
 
 async function readBody(request: FormRequest, services: FormRouteServices): Promise<{ fields: Record<string, unknown>; uploads: StagedUpload[] }> {
-  if (request.isMultipart()) return readMultipart(request, services.store.files, services.limits);
+  if (request.isMultipart()) return readMultipart(request, services.store.files, services.limits, { holdUpTo: services.limits.heldFileBytes });
   const type = request.headers['content-type'];
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
     throw new ServiceError('unsupported_media_type', 'send application/json or multipart/form-data');

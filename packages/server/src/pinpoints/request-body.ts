@@ -24,6 +24,8 @@ const multipartLimits: FormLimits = {
   multipartBytes: requestLimits.screenshotBytes + 128 * 1024,
   fields: 20,
   jsonDepth: 1,
+  // A screenshot is committed on its own, with the request's row after it.
+  heldFileBytes: 0,
 };
 
 /** A visitor's request as posted, checked; the screenshot staged, not yet stored. */

@@ -178,11 +178,14 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
-/** PostgreSQL only: file contents addressed by SHA-256. */
+/**
+ * File contents addressed by SHA-256: on PostgreSQL every file, on SQLite the small files
+ * committed with their submission (migration 0009; larger ones are on disk).
+ */
 export interface FileBlobsTable {
   sha256: string;
   size: number;
-  /** The whole content for files stored before chunks (migration 0005); null when in file_chunks. */
+  /** The whole content (held files; PostgreSQL files stored before 0005); null when in file_chunks. */
   content: Uint8Array | null;
   created_at: number;
 }

@@ -1,3 +1,4 @@
+import type { HeldFile } from './files/held-files.js';
 import type { NewEvent, NewSubmission } from './schema.js';
 
 // The form endpoint's batch write, as the storage port sees it (docs/architecture.md): the
@@ -9,6 +10,11 @@ import type { NewEvent, NewSubmission } from './schema.js';
 export interface PreparedSubmission {
   readonly submission: NewSubmission;
   readonly event: NewEvent;
+  /**
+   * Its files held in memory (store/files/held-files.ts), written as `file_blobs` rows in
+   * the batch's transaction when the submission is stored (not when it is a replay).
+   */
+  readonly heldFiles?: readonly HeldFile[];
 }
 
 export interface SubmissionOutcome {

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
+import { HeldBytes, HeldFileRows, holdOrSpool, wholeContentStream, type HoldOptions } from './held-files.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
@@ -13,24 +14,34 @@ export const fileChunkBytes = 256 * 1024;
  * Files in PostgreSQL, so that every instance can read every file. An upload is spooled
  * to a local file while the request is read (memory stays at one chunk whatever the file's
  * size), then copied into `file_chunks` in one transaction on commit; reads stream the
- * chunks back one query at a time.
+ * chunks back one query at a time. Small files held while a submission is read are one row
+ * of `file_blobs` with the whole content, written by the submission's own statement
+ * (held-files.ts).
  */
 export class DatabaseFileStore implements FileStore {
   /** Where uploads are written while they arrive. */
   readonly spool: string;
+  private readonly rows: HeldFileRows;
+  private readonly budget = new HeldBytes();
 
   constructor(
     private readonly db: Kysely<Database>,
     dataDir: string,
   ) {
     this.spool = join(dataDir, '.spool');
+    this.rows = new HeldFileRows(db);
   }
 
   init(): Promise<void> {
     return prepareSpool(this.spool);
   }
 
-  async stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+  stage(content: AsyncIterable<Uint8Array>, options?: HoldOptions): Promise<StagedFile> {
+    if (!options || options.holdUpTo <= 0) return this.stageInChunks(content);
+    return holdOrSpool(content, options, this.budget, (rest) => this.stageInChunks(rest), (file) => this.rows.insert(file));
+  }
+
+  private async stageInChunks(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
     // Not synced: a crash loses only requests not yet answered; the commit copies it into the database.
     const { path, sha256, size } = await spoolToFile(this.spool, content, { sync: false });
     let done = false;
@@ -76,12 +87,9 @@ export class DatabaseFileStore implements FileStore {
 
   async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
-    const row = await this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
+    const row = await this.rows.find(sha256);
     if (!row) return null;
-    if (row.content !== null) {
-      const content = Buffer.from(row.content);
-      return Readable.from([range ? content.subarray(range.start, range.end + 1) : content]);
-    }
+    if (row.content !== null) return wholeContentStream(row.content, range);
     const db = this.db;
     // A range reads only the chunks it covers, each cut to the range.
     const first = range ? Math.floor(range.start / fileChunkBytes) : 0;
@@ -98,17 +106,11 @@ export class DatabaseFileStore implements FileStore {
     return Readable.from(chunks());
   }
 
-  async has(sha256s: readonly string[]): Promise<Set<string>> {
-    const present = new Set<string>();
-    const wanted = [...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256));
-    for (let index = 0; index < wanted.length; index += 500) {
-      const rows = await this.db.selectFrom('file_blobs').select('sha256').where('sha256', 'in', wanted.slice(index, index + 500)).execute();
-      for (const row of rows) present.add(row.sha256);
-    }
-    return present;
+  has(sha256s: readonly string[]): Promise<Set<string>> {
+    return this.rows.present([...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256)));
   }
 
-  async remove(sha256: string): Promise<void> {
-    await this.db.deleteFrom('file_blobs').where('sha256', '=', sha256).execute();
+  remove(sha256: string): Promise<void> {
+    return this.rows.remove(sha256);
   }
 }

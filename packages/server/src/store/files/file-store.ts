@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { HeldFile, HoldOptions } from './held-files.js';
 
 /**
  * File contents addressed by their SHA-256. Contents are staged while a request is read
@@ -6,8 +7,12 @@ import type { Readable } from 'node:stream';
  * leaves nothing behind. Client file names are never used as paths.
  */
 export interface FileStore {
-  /** Reads `content` to its end, hashing it; nothing is permanent until `commit()`. */
-  stage(content: AsyncIterable<Uint8Array>): Promise<StagedFile>;
+  /**
+   * Reads `content` to its end, hashing it; nothing is permanent until `commit()`. With
+   * `holdUpTo`, a file of at most that many bytes may be held in memory instead (`held`),
+   * to be committed with the submission that carries it (held-files.ts).
+   */
+  stage(content: AsyncIterable<Uint8Array>, options?: HoldOptions): Promise<StagedFile>;
   /**
    * The stored contents, or null when no file has that hash; with `range`, only the bytes
    * from `start` to `end` (both included, within the file) for an HTTP byte range.
@@ -22,9 +27,14 @@ export interface FileStore {
 export interface StagedFile {
   readonly sha256: string;
   readonly size: number;
-  /** Makes the contents durable under their hash (idempotent: equal contents are stored once). */
+  /**
+   * The whole content, when the file is held in memory: Store.commitSubmissions can then
+   * commit it in the batch's own transaction, after which `discard()` frees the memory.
+   */
+  readonly held?: HeldFile;
+  /** Makes the contents durable under their hash on their own (idempotent: equal contents are stored once). */
   commit(): Promise<void>;
-  /** Drops the staged contents. */
+  /** Drops the staged contents (what a transaction already committed stays). */
   discard(): Promise<void>;
 }
 

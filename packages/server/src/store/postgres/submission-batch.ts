@@ -30,7 +30,7 @@ async function findOriginals(db: Db, items: readonly PreparedSubmission[], index
 /**
  * The write of a batch as ONE statement, for PostgreSQL, whose statements may write in
  * their WITH clauses: claim the keys, insert the
- * submissions and events that won, and report each row's fate, in one round trip. On its own
+ * submissions and events that won with their held files, and report each row's fate, in one round trip. On its own
  * the statement is atomic and, committed, durable. A loser's original id is read from the
  * statement's snapshot; the rare key committed by another instance after that snapshot is
  * read by one more query.
@@ -44,6 +44,20 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
     }),
   );
   const cutoff = options.now - options.idempotencyWindowMs;
+  const files = folded.writers.flatMap((index) => (items[index]!.heldFiles ?? []).map((file) => sql`(${index}::int, ${file.sha256}::text, ${file.size}::bigint, ${file.content}::bytea)`));
+  // The files of the submissions that are stored, each content once (the hash is the key).
+  const heldFiles =
+    files.length === 0
+      ? sql``
+      : sql`,
+    held_input (idx, sha256, size, content) AS (
+      VALUES ${sql.join(files)}
+    ),
+    held AS (
+      INSERT INTO file_blobs (sha256, size, content, created_at)
+      SELECT DISTINCT ON (sha256) sha256, size, content, ${options.now}::bigint FROM held_input WHERE idx IN (SELECT idx FROM fresh)
+      ON CONFLICT (sha256) DO NOTHING
+    )`;
   const result = await sql<{ idx: number; stored: boolean; original: string | null }>`
     WITH input (idx, id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at, event_id, project_id, type, payload, event_created_at) AS (
       VALUES ${rows}
@@ -67,7 +81,7 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
       INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
       SELECT event_id, project_id, type, payload, event_created_at, NULL FROM fresh
       RETURNING id
-    )
+    )${heldFiles}
     SELECT input.idx, input.id IN (SELECT id FROM stored) AS stored,
       (SELECT k.submission_id FROM idempotency_keys k WHERE k.form_id = input.form_id AND k.key = input.idempotency_key) AS original
     FROM input`.execute(db);

@@ -23,12 +23,15 @@ export function submissionCommitter(db) {
     VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @created_at)`);
   const insertEvent = db.prepare(`INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
     VALUES (@id, @project_id, @type, @payload, @created_at, NULL)`);
+  // Equal contents are stored once (the hash is the key).
+  const insertFile = db.prepare(`INSERT INTO file_blobs (sha256, size, content, created_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (sha256) DO NOTHING`);
 
   const commitBatch = db.transaction((/** @type {Batch} */ request) => {
     const cutoff = request.now - request.idempotencyWindowMs;
     /** @type {WriterResult[]} */
     const results = [];
-    for (const { submission, event } of request.writers) {
+    for (const { submission, event, heldFiles } of request.writers) {
       if (submission.idempotency_key !== null) {
         const claimed = claimKey.get(submission.form_id, submission.idempotency_key, submission.id, request.now, cutoff);
         if (claimed === undefined) {
@@ -38,6 +41,7 @@ export function submissionCommitter(db) {
       }
       insertSubmission.run(submission);
       insertEvent.run(event);
+      for (const file of heldFiles ?? []) insertFile.run(file.sha256, file.size, file.content, request.now);
       results.push({ stored: true });
     }
     return results;

@@ -49,7 +49,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   const db: Db = new Kysely<Database>({ dialect: new LockedSqliteDialect(database, lock) });
   // Started after the migrations, which it relies on.
   const submissions = new SubmissionThread(file, { busyTimeoutMs });
-  const files = new DiskFileStore(options.dataDir);
+  const files = new DiskFileStore(options.dataDir, db);
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));

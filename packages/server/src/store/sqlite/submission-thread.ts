@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { NewEvent, NewSubmission } from '../schema.js';
-import type { WriterResult } from '../submission-batch.js';
+import type { PreparedSubmission, WriterResult } from '../submission-batch.js';
 
 interface Answer {
   id: number;
@@ -45,7 +44,7 @@ export class SubmissionThread {
     this.worker.on('exit', (code) => this.fail(new Error(`the SQLite writer thread exited (code ${code})`)));
   }
 
-  async commit(writers: readonly { submission: NewSubmission; event: NewEvent }[], options: { now: number; idempotencyWindowMs: number }): Promise<WriterResult[]> {
+  async commit(writers: readonly PreparedSubmission[], options: { now: number; idempotencyWindowMs: number }): Promise<WriterResult[]> {
     const answer = await this.send({ writers, now: options.now, idempotencyWindowMs: options.idempotencyWindowMs });
     if (answer.error) throw new SqliteThreadError(answer.error.message, answer.error.code);
     if (!answer.results || answer.results.length !== writers.length) throw new Error('the SQLite writer thread answered without a result per submission');

@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { ByteRange, StagedFile } from './file-store.js';
+
+/**
+ * A small file held in memory while its request is read, whose whole content becomes one
+ * row of `file_blobs`: committed in the same transaction as the submission that carries it
+ * (Store.commitSubmissions), so a batch of submissions with their files costs one sync
+ * (docs/server.md, "Files").
+ */
+export interface HeldFile {
+  readonly sha256: string;
+  readonly size: number;
+  readonly content: Uint8Array;
+}
+
+/** Bytes held by all requests of a process at once; past it, files are spooled to disk. */
+export const heldBytesInAll = 32 * 1024 * 1024;
+
+/** The memory budget of held files, shared by every request of a file store. */
+export class HeldBytes {
+  private used = 0;
+
+  constructor(private readonly max: number = heldBytesInAll) {}
+
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.max) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+}
+
+export interface HoldOptions {
+  /** Files of at most this many bytes are held in memory and committed with their row; 0: never. */
+  readonly holdUpTo: number;
+}
+
+/**
+ * Reads `content` into memory while it stays within `holdUpTo` and the budget allows, and
+ * makes a held file of it; a file that grows past either is handed, the bytes read so far
+ * first, to `spool` (the store's own durable path).
+ */
+export async function holdOrSpool(
+  content: AsyncIterable<Uint8Array>,
+  options: HoldOptions,
+  budget: HeldBytes,
+  spool: (content: AsyncIterable<Uint8Array>) => Promise<StagedFile>,
+  commitAlone: (file: HeldFile) => Promise<void>,
+): Promise<StagedFile> {
+  const iterator = content[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let reserved = 0;
+  let held = false;
+  try {
+    for (;;) {
+      const step = await iterator.next();
+      if (step.done) break;
+      const chunk = step.value;
+      size += chunk.byteLength;
+      if (size > options.holdUpTo || !budget.take(chunk.byteLength)) {
+        return await spool(replay([...chunks, chunk], iterator));
+      }
+      reserved += chunk.byteLength;
+      chunks.push(chunk);
+    }
+    held = true;
+  } finally {
+    // Spooled, or failed: the bytes read so far are on disk now, or dropped.
+    if (!held) budget.give(reserved);
+  }
+  const bytes = Buffer.concat(chunks, size);
+  return heldStagedFile({ sha256: createHash('sha256').update(bytes).digest('hex'), size, content: bytes }, budget, reserved, commitAlone);
+}
+
+async function* replay(read: readonly Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield* read;
+  for (let step = await rest.next(); !step.done; step = await rest.next()) yield step.value;
+}
+
+function heldStagedFile(file: HeldFile, budget: HeldBytes, reserved: number, commitAlone: (file: HeldFile) => Promise<void>): StagedFile {
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    budget.give(reserved);
+  };
+  return {
+    sha256: file.sha256,
+    size: file.size,
+    held: file,
+    commit: async () => {
+      try {
+        await commitAlone(file);
+      } finally {
+        release();
+      }
+    },
+    discard: () => {
+      release();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * The rows of `file_blobs` that hold a whole file (held files; on PostgreSQL also files
+ * stored before chunks), read the same way on both backends.
+ */
+export class HeldFileRows {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** One held file committed on its own (a file store's `commit()` outside a batch). */
+  async insert(file: HeldFile, now = Date.now()): Promise<void> {
+    await this.db
+      .insertInto('file_blobs')
+      .values({ sha256: file.sha256, size: file.size, content: file.content, created_at: now })
+      .onConflict((conflict) => conflict.column('sha256').doNothing())
+      .execute();
+  }
+
+  /**
+   * The file's row: its whole content, or (PostgreSQL) null content for a file kept in
+   * chunks; undefined when there is no row.
+   */
+  async find(sha256: string): Promise<{ content: Uint8Array | null } | undefined> {
+    return this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
+  }
+
+  /** Which of `sha256s` have a row (any row: on PostgreSQL, chunked files too). */
+  async present(sha256s: readonly string[]): Promise<Set<string>> {
+    const present = new Set<string>();
+    for (let index = 0; index < sha256s.length; index += 500) {
+      const rows = await this.db.selectFrom('file_blobs').select('sha256').where('sha256', 'in', sha256s.slice(index, index + 500)).execute();
+      for (const row of rows) present.add(row.sha256);
+    }
+    return present;
+  }
+
+  async remove(sha256: string): Promise<void> {
+    await this.db.deleteFrom('file_blobs').where('sha256', '=', sha256).execute();
+  }
+}
+
+/** A whole content (or the bytes of `range` in it) as a stream. */
+export function wholeContentStream(content: Uint8Array, range?: ByteRange): Readable {
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);
+}
