@@ -24,7 +24,10 @@ export class AttemptRecorder {
     private readonly now: () => number,
   ) {
     this.batcher = new Batcher({
-      run: (records) => this.store.transaction((trx) => recordAttempts(trx, records, this.now())),
+      // Not waiting for an fsync (docs/webhooks.md, "Delivery"): a power cut may undo the
+      // last outcomes, and those deliveries are then sent again after their lease, which
+      // at-least-once allows; a killed process loses nothing.
+      run: (records) => this.store.transaction((trx) => recordAttempts(trx, records, this.now()), { durable: false }),
       maxBatch: 500,
       concurrency: store.capabilities.writeConcurrency,
       isolateFailures: true,

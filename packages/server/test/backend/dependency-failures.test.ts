@@ -93,9 +93,11 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       expect(down.body).toMatchObject({ ok: false, error: 'unavailable', checks: { database: 'ok', storage: 'unavailable' } });
       expect(down.headers.get('retry-after')).toBe('5');
       // A person's browser gets a page that says what happened.
-      const page = await request(url, { method: 'POST', body: uploadBody(1024), headers: { accept: 'text/html' } });
+      const page = await request(url, { method: 'POST', body: uploadBody(2 * 1024 * 1024), headers: { accept: 'text/html' } });
       expect(page.status).toBe(503);
       expect(page.text).toContain('could not be saved just now');
+      // A small file is held and committed with its submission in the database, which works.
+      expect((await request(url, { method: 'POST', body: uploadBody(1024) })).status).toBe(200);
 
       await restore();
       expect((await eventually(() => health(server), (answer) => answer.status === 200)).status).toBe(200);

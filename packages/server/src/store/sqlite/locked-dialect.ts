@@ -8,13 +8,14 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { StatementCache } from './statement-cache.js';
 import type { WriteLock } from './write-lock.js';
 
 /**
  * Kysely's SQLite dialect on the main thread's connection, where every write takes the
  * process's write lock first and keeps it until its transaction ends, so that it never
  * meets the submission writer thread inside SQLite. Reads never wait: in WAL mode readers
- * do not block writers, nor writers readers.
+ * do not block writers, nor writers readers. Statements are kept prepared (statement-cache.ts).
  */
 export class LockedSqliteDialect extends SqliteDialect {
   constructor(
@@ -31,12 +32,15 @@ export class LockedSqliteDialect extends SqliteDialect {
 
 class LockedDriver implements Driver {
   private readonly connections = new WeakMap<DatabaseConnection, LockedConnection>();
+  private readonly statements: StatementCache;
 
   constructor(
     private readonly inner: Driver,
     private readonly database: SqliteDatabase.Database,
     private readonly lock: WriteLock,
-  ) {}
+  ) {
+    this.statements = new StatementCache(database);
+  }
 
   init(): Promise<void> {
     return this.inner.init();
@@ -46,7 +50,7 @@ class LockedDriver implements Driver {
     const connection = await this.inner.acquireConnection();
     let locked = this.connections.get(connection);
     if (!locked) {
-      locked = new LockedConnection(connection, this.database, this.lock);
+      locked = new LockedConnection(connection, this.database, this.lock, this.statements);
       this.connections.set(connection, locked);
     }
     return locked;
@@ -80,13 +84,14 @@ class LockedConnection implements DatabaseConnection {
     readonly inner: DatabaseConnection,
     private readonly database: SqliteDatabase.Database,
     private readonly lock: WriteLock,
+    private readonly statements: StatementCache,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     // Raw statements (begin, commit, pragmas…) count as writes; typed selects are reads.
     if (this.release === null && !SelectQueryNode.is(compiled.query)) this.release = await this.lock.acquire();
     try {
-      return await this.inner.executeQuery<R>(compiled);
+      return this.statements.execute<R>(compiled);
     } finally {
       if (this.release !== null && !this.database.inTransaction) {
         const release = this.release;
