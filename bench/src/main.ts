@@ -40,6 +40,12 @@ const settings: Omit<LoadSettings, 'nodeArgs'> = {
 };
 const deliveryEvents = Number(flags.events ?? (flags.quick ? 3_000 : 20_000));
 const latencySamples = Number(flags.samples ?? (flags.quick ? 100 : 500));
+/** Shares of the ceiling the form endpoint should reach (issue 16). */
+const endpointTargets = {
+  json: { sqlite: 0.5, postgres: 0.3 },
+  multipart: { sqlite: 0.35, postgres: 0.25 },
+} as const;
+
 const profileRoot = join(tmpdir(), `svc-bench-profiles-${Date.now().toString(36)}`);
 const print = (line = ''): void => void process.stdout.write(`${line}\n`);
 
@@ -205,12 +211,6 @@ interface Row {
   readonly target: string;
   readonly met: string;
 }
-
-/** Shares of the ceiling the form endpoint should reach (issue 16). */
-const endpointTargets = {
-  json: { sqlite: 0.5, postgres: 0.3 },
-  multipart: { sqlite: 0.35, postgres: 0.25 },
-} as const;
 
 function table(endpoints: readonly EndpointFigures[], latencies: readonly DeliveryLatencyFigures[], throughputs: readonly DeliveryThroughputFigures[], validated: ValidateFigures | null): Row[] {
   const rows: Row[] = [];
