@@ -187,8 +187,8 @@ const redisCommandTimeoutMs = 250;
 async function connectRedis(url: string): Promise<Redis> {
   // No auto-pipelining: with a command timeout, ioredis 5.11 can finish an auto-pipeline with
   // fewer results than commands and then throws outside any promise, which ends the process
-  // (seen with Redis frozen and killed under load). Pipelining saved ~10 % of the CPU on the
-  // Redis path; riding through a Redis failure comes first (docs/server.md).
+  // (seen with Redis frozen and killed under load). The rate-limit counts of one event-loop
+  // turn go out as one script call of our own instead (ratelimit/redis-increments.ts).
   // No offline queue: while Redis is away commands fail at once and the fallback counts.
   // Loaded only when Redis is configured.
   const { Redis } = await import('ioredis');

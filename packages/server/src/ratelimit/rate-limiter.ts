@@ -1,7 +1,8 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { KeyBudget } from './key-budget.js';
 import type { RateLimitPolicy } from './policy.js';
+import { BatchedRateLimiterRedis, RedisIncrements } from './redis-increments.js';
 import type { RateLimitSnapshots } from './snapshots.js';
 
 export interface RateLimitDecision {
@@ -67,9 +68,10 @@ export class FlexibleRateLimiter implements RateLimiter {
   }
 
   static inRedis(client: Redis, keyPrefix: string, maxKeys = defaultMaxKeys): FlexibleRateLimiter {
+    const increments = new RedisIncrements(client);
     return new FlexibleRateLimiter(
       (policy, prefix) =>
-        new RateLimiterRedis({
+        new BatchedRateLimiterRedis({
           storeClient: client,
           points: policy.max,
           duration: policy.windowSeconds,
@@ -78,7 +80,7 @@ export class FlexibleRateLimiter implements RateLimiter {
           // While Redis is unreachable each instance counts on its own rather than failing
           // every submission.
           insuranceLimiter: new RateLimiterMemory({ points: policy.max, duration: policy.windowSeconds }),
-        }),
+        }, increments),
       null,
       'rl:',
       maxKeys,
