@@ -26,8 +26,9 @@ const limitCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FI
 
 /**
  * Reads a multipart body: text parts become fields (a name sent twice becomes a list),
- * file parts are staged by content hash (small ones held in memory with `hold`). Over any limit the whole request is refused
- * with 413 and every staged file is dropped; a malformed body is a 400.
+ * file parts are staged by content hash (small ones held in memory with `hold`). Over any
+ * limit the whole request is refused with 413 and every staged file is dropped; a
+ * malformed body is a 400.
  */
 export async function readMultipart(request: FastifyRequest, files: FileStore, limits: FormLimits, hold?: HoldOptions): Promise<MultipartSubmission> {
   const fields = new Map<string, unknown>();
