@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { createForm, request, selectBackend, type FormFixture } from '@svc/testkit';
@@ -78,5 +80,25 @@ describe.runIf(backend.available)(`files held with their submission on ${backend
     expect(await blobRow(sha256Of(first))).toBeDefined();
     expect(await blobRow(sha256Of(second))).toBeUndefined();
     expect(await suite.store.files.open(sha256Of(second))).toBeNull();
+  });
+
+  it.runIf(backend.name === 'sqlite')('keeps larger files as files/<sha256>, and reads, finds and removes one an earlier version kept under files/<2 hex>/', async () => {
+    const form = await createForm(suite.store);
+    const uploads = Array.from({ length: 6 }, () => randomBytes(40 * 1024));
+    const answers = await Promise.all(uploads.map((bytes) => post(form, { large: bytes })));
+    expect(answers.map((answer) => answer.status)).toEqual(uploads.map(() => 200));
+    for (const bytes of uploads) {
+      expect((await stat(join(suite.environment.dataDir, 'files', sha256Of(bytes)))).size).toBe(bytes.length);
+      expect((await readBack(sha256Of(bytes))).equals(bytes)).toBe(true);
+    }
+
+    const legacy = randomBytes(30 * 1024);
+    const sha256 = sha256Of(legacy);
+    await mkdir(join(suite.environment.dataDir, 'files', sha256.slice(0, 2)), { recursive: true });
+    await writeFile(join(suite.environment.dataDir, 'files', sha256.slice(0, 2), sha256), legacy);
+    expect((await readBack(sha256)).equals(legacy)).toBe(true);
+    expect(await suite.store.files.has([sha256, sha256Of(uploads[0]!), sha256Of(randomBytes(8))])).toEqual(new Set([sha256, sha256Of(uploads[0]!)]));
+    await suite.store.files.remove(sha256);
+    expect(await suite.store.files.open(sha256)).toBeNull();
   });
 });

@@ -95,8 +95,7 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
     const mode = async (...parts: string[]) => ((await stat(join(environment.dataDir, ...parts))).mode & 0o777).toString(8);
     expect(await mode('svc.sqlite')).toBe('600');
     expect(await mode('files')).toBe('700');
-    expect(await mode('files', sha.slice(0, 2))).toBe('700');
-    expect(await mode('files', sha.slice(0, 2), sha)).toBe('600');
+    expect(await mode('files', sha)).toBe('600');
   });
 
   it('makes SVC_BOOTSTRAP_TOKEN an admin token, once, and prints no generated one', async () => {

@@ -1,18 +1,21 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
 import { HeldBytes, HeldFileRows, holdOrSpool, wholeContentStream, type HoldOptions } from './held-files.js';
+import { CoalescedSync } from './coalesced-sync.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /**
  * Files of the embedded backend. Small files held while a submission is read are rows of
  * the SQLite file's `file_blobs`, committed with their submission (held-files.ts); the
- * others live on local disk under `<data dir>/files/<2 hex>/<sha256>`: staged in
- * `files/.staging`, fsync'd, then renamed into place and the directory fsync'd.
+ * others live on local disk as `<data dir>/files/<sha256>`: staged in `files/.staging`,
+ * fsync'd, then renamed into `files/`, whose sync concurrent commits share (one per batch
+ * of them rather than one per file). Files of earlier versions, under `files/<2 hex>/`,
+ * are read and removed where they are.
  */
 export class DiskFileStore implements FileStore {
   private readonly root: string;
@@ -20,11 +23,14 @@ export class DiskFileStore implements FileStore {
   readonly staging: string;
   private readonly rows: HeldFileRows;
   private readonly budget = new HeldBytes();
+  /** Files renamed into `files/` by concurrent requests share one sync of the directory. */
+  private readonly rootSync: CoalescedSync;
 
   constructor(dataDir: string, db: Kysely<Database>) {
     this.root = join(dataDir, 'files');
     this.staging = join(this.root, '.staging');
     this.rows = new HeldFileRows(db);
+    this.rootSync = new CoalescedSync(() => syncDirectory(this.root));
   }
 
   init(): Promise<void> {
@@ -38,20 +44,16 @@ export class DiskFileStore implements FileStore {
 
   private async stageOnDisk(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
     const { path, sha256, size } = await spoolToFile(this.staging, content, { sync: true });
-    const directory = join(this.root, sha256.slice(0, 2));
-    const target = join(directory, sha256);
     return {
       sha256,
       size,
       commit: async () => {
-        await mkdir(directory, { recursive: true, mode: 0o700 });
-        const existing = await stat(target).catch(() => null);
-        if (existing?.size === size) {
+        if ((await this.locate(sha256))?.size === size) {
           await rm(path, { force: true });
           return;
         }
-        await rename(path, target);
-        await syncDirectory(directory);
+        await rename(path, join(this.root, sha256));
+        await this.rootSync.sync();
       },
       discard: () => rm(path, { force: true }),
     };
@@ -59,9 +61,8 @@ export class DiskFileStore implements FileStore {
 
   async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
-    const path = join(this.root, sha256.slice(0, 2), sha256);
-    const exists = await stat(path).catch(() => null);
-    if (exists) return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    const found = await this.locate(sha256);
+    if (found) return createReadStream(found.path, range ? { start: range.start, end: range.end } : {});
     const row = await this.rows.find(sha256);
     return row?.content ? wholeContentStream(row.content, range) : null;
   }
@@ -70,8 +71,7 @@ export class DiskFileStore implements FileStore {
     const wanted = [...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256));
     const present = await this.rows.present(wanted);
     for (const sha256 of wanted) {
-      if (present.has(sha256)) continue;
-      if (await stat(join(this.root, sha256.slice(0, 2), sha256)).catch(() => null)) present.add(sha256);
+      if (!present.has(sha256) && (await this.locate(sha256))) present.add(sha256);
     }
     return present;
   }
@@ -79,9 +79,22 @@ export class DiskFileStore implements FileStore {
   async remove(sha256: string): Promise<void> {
     if (!sha256Pattern.test(sha256)) return;
     await this.rows.remove(sha256);
-    const directory = join(this.root, sha256.slice(0, 2));
-    await rm(join(directory, sha256), { force: true });
-    await syncDirectory(directory).catch(() => undefined);
+    await rm(join(this.root, sha256), { force: true });
+    await this.rootSync.sync().catch(() => undefined);
+    const legacy = join(this.root, sha256.slice(0, 2));
+    if (await stat(join(legacy, sha256)).catch(() => null)) {
+      await rm(join(legacy, sha256), { force: true });
+      await syncDirectory(legacy).catch(() => undefined);
+    }
+  }
+
+  /** Where the file is on disk: `files/<sha256>`, or where earlier versions put it, `files/<2 hex>/<sha256>`. */
+  private async locate(sha256: string): Promise<{ path: string; size: number } | null> {
+    for (const path of [join(this.root, sha256), join(this.root, sha256.slice(0, 2), sha256)]) {
+      const info = await stat(path).catch(() => null);
+      if (info?.isFile()) return { path, size: info.size };
+    }
+    return null;
   }
 }
 
