@@ -111,10 +111,19 @@ async function admit(request: FormRequest, reply: FastifyReply, services: FormRo
 }
 
 async function submit(request: FormRequest, reply: FastifyReply, services: FormRouteServices): Promise<unknown> {
-  const form = request.form!;
   const receivedAt = Date.now();
   const idempotencyKey = readIdempotencyKey(request);
   const body = await readBody(request, services);
+  try {
+    return await storeSubmission(request, reply, services, body, idempotencyKey, receivedAt);
+  } finally {
+    // Held files' memory goes back however the request ends: committed with it, or not at all.
+    await Promise.all(body.uploads.filter((upload) => upload.staged.held).map((upload) => upload.staged.discard()));
+  }
+}
+
+async function storeSubmission(request: FormRequest, reply: FastifyReply, services: FormRouteServices, body: ReadBody, idempotencyKey: string | null, receivedAt: number): Promise<unknown> {
+  const form = request.form!;
   const { uploads } = body;
   const { fields, instructions } = separateInstructions(body.fields);
 
@@ -148,12 +157,7 @@ async function submit(request: FormRequest, reply: FastifyReply, services: FormR
     receivedAt,
   });
   const heldFiles = uploads.flatMap((upload) => (upload.staged.held ? [upload.staged.held] : []));
-  let outcome;
-  try {
-    outcome = await services.writer.write(heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
-  } finally {
-    for (const upload of uploads) if (upload.staged.held) await upload.staged.discard();
-  }
+  const outcome = await services.writer.write(heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
   if (!outcome.replayed) services.metrics.submissions.inc({ state });
   return accepted(request, reply, services, instructions, outcome.id, outcome.replayed);
 }
@@ -189,7 +193,12 @@ function answerFailureToPerson(request: FormRequest, reply: FastifyReply, error:
   return reply.code(errorCodes[failure.code].status).headers(personPageHeaders).send(errorPage(failure, services.limits, backLink(request.headers.referer)));
 }
 
-async function readBody(request: FormRequest, services: FormRouteServices): Promise<{ fields: Record<string, unknown>; uploads: StagedUpload[] }> {
+interface ReadBody {
+  readonly fields: Record<string, unknown>;
+  readonly uploads: StagedUpload[];
+}
+
+async function readBody(request: FormRequest, services: FormRouteServices): Promise<ReadBody> {
   if (request.isMultipart()) return readMultipart(request, services.store.files, services.limits, { holdUpTo: services.limits.heldFileBytes });
   const type = request.headers['content-type'];
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {

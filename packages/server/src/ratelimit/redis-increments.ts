@@ -42,7 +42,7 @@ type IncrementCommand = (numberOfKeys: number, ...keysAndArguments: (string | nu
  * increment in it, and each falls back to the per-instance counter.
  */
 export class RedisIncrements {
-  private pending: Pending[] = [];
+  private readonly pending: Pending[] = [];
   private scheduled = false;
   private readonly command: IncrementCommand;
 
@@ -67,11 +67,7 @@ export class RedisIncrements {
 
   private flush(): void {
     this.scheduled = false;
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice(0, maxBatch);
-      this.pending = this.pending.slice(maxBatch);
-      void this.send(batch);
-    }
+    while (this.pending.length > 0) void this.send(this.pending.splice(0, maxBatch));
   }
 
   private async send(batch: readonly Pending[]): Promise<void> {

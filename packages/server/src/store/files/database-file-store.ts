@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
-import { HeldBytes, HeldFileRows, holdOrSpool, wholeContentStream, type HoldOptions } from './held-files.js';
+import { HeldFiles, wholeContentStream, type HoldOptions } from './held-files.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
@@ -21,15 +21,14 @@ export const fileChunkBytes = 256 * 1024;
 export class DatabaseFileStore implements FileStore {
   /** Where uploads are written while they arrive. */
   readonly spool: string;
-  private readonly rows: HeldFileRows;
-  private readonly budget = new HeldBytes();
+  private readonly held: HeldFiles;
 
   constructor(
     private readonly db: Kysely<Database>,
     dataDir: string,
   ) {
     this.spool = join(dataDir, '.spool');
-    this.rows = new HeldFileRows(db);
+    this.held = new HeldFiles(db);
   }
 
   init(): Promise<void> {
@@ -37,8 +36,7 @@ export class DatabaseFileStore implements FileStore {
   }
 
   stage(content: AsyncIterable<Uint8Array>, options?: HoldOptions): Promise<StagedFile> {
-    if (!options || options.holdUpTo <= 0) return this.stageInChunks(content);
-    return holdOrSpool(content, options, this.budget, (rest) => this.stageInChunks(rest), (file) => this.rows.insert(file));
+    return this.held.stage(content, options, (rest) => this.stageInChunks(rest));
   }
 
   private async stageInChunks(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
@@ -87,7 +85,7 @@ export class DatabaseFileStore implements FileStore {
 
   async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
     if (!sha256Pattern.test(sha256)) return null;
-    const row = await this.rows.find(sha256);
+    const row = await this.held.find(sha256);
     if (!row) return null;
     if (row.content !== null) return wholeContentStream(row.content, range);
     const db = this.db;
@@ -107,10 +105,10 @@ export class DatabaseFileStore implements FileStore {
   }
 
   has(sha256s: readonly string[]): Promise<Set<string>> {
-    return this.rows.present([...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256)));
+    return this.held.present([...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256)));
   }
 
   remove(sha256: string): Promise<void> {
-    return this.rows.remove(sha256);
+    return this.held.remove(sha256);
   }
 }

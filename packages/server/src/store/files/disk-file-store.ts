@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
-import { HeldBytes, HeldFileRows, holdOrSpool, wholeContentStream, type HoldOptions } from './held-files.js';
+import { HeldFiles, wholeContentStream, type HoldOptions } from './held-files.js';
 import { CoalescedSync } from './coalesced-sync.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
@@ -21,15 +21,14 @@ export class DiskFileStore implements FileStore {
   private readonly root: string;
   /** Where uploads are written while they arrive. */
   readonly staging: string;
-  private readonly rows: HeldFileRows;
-  private readonly budget = new HeldBytes();
+  private readonly held: HeldFiles;
   /** Files renamed into `files/` by concurrent requests share one sync of the directory. */
   private readonly rootSync: CoalescedSync;
 
   constructor(dataDir: string, db: Kysely<Database>) {
     this.root = join(dataDir, 'files');
     this.staging = join(this.root, '.staging');
-    this.rows = new HeldFileRows(db);
+    this.held = new HeldFiles(db);
     this.rootSync = new CoalescedSync(() => syncDirectory(this.root));
   }
 
@@ -38,8 +37,7 @@ export class DiskFileStore implements FileStore {
   }
 
   stage(content: AsyncIterable<Uint8Array>, options?: HoldOptions): Promise<StagedFile> {
-    if (!options || options.holdUpTo <= 0) return this.stageOnDisk(content);
-    return holdOrSpool(content, options, this.budget, (rest) => this.stageOnDisk(rest), (file) => this.rows.insert(file));
+    return this.held.stage(content, options, (rest) => this.stageOnDisk(rest));
   }
 
   private async stageOnDisk(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
@@ -63,13 +61,13 @@ export class DiskFileStore implements FileStore {
     if (!sha256Pattern.test(sha256)) return null;
     const found = await this.locate(sha256);
     if (found) return createReadStream(found.path, range ? { start: range.start, end: range.end } : {});
-    const row = await this.rows.find(sha256);
+    const row = await this.held.find(sha256);
     return row?.content ? wholeContentStream(row.content, range) : null;
   }
 
   async has(sha256s: readonly string[]): Promise<Set<string>> {
     const wanted = [...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256));
-    const present = await this.rows.present(wanted);
+    const present = await this.held.present(wanted);
     for (const sha256 of wanted) {
       if (!present.has(sha256) && (await this.locate(sha256))) present.add(sha256);
     }
@@ -78,14 +76,11 @@ export class DiskFileStore implements FileStore {
 
   async remove(sha256: string): Promise<void> {
     if (!sha256Pattern.test(sha256)) return;
-    await this.rows.remove(sha256);
-    await rm(join(this.root, sha256), { force: true });
-    await this.rootSync.sync().catch(() => undefined);
-    const legacy = join(this.root, sha256.slice(0, 2));
-    if (await stat(join(legacy, sha256)).catch(() => null)) {
-      await rm(join(legacy, sha256), { force: true });
-      await syncDirectory(legacy).catch(() => undefined);
-    }
+    await this.held.remove(sha256);
+    const found = await this.locate(sha256);
+    if (!found) return;
+    await rm(found.path, { force: true });
+    await (dirname(found.path) === this.root ? this.rootSync.sync() : syncDirectory(dirname(found.path))).catch(() => undefined);
   }
 
   /** Where the file is on disk: `files/<sha256>`, or where earlier versions put it, `files/<2 hex>/<sha256>`. */

@@ -114,14 +114,26 @@ function heldStagedFile(file: HeldFile, budget: HeldBytes, reserved: number, com
 }
 
 /**
- * The rows of `file_blobs` that hold a whole file (held files; on PostgreSQL also files
- * stored before chunks), read the same way on both backends.
+ * A file store's held files: the memory budget they share, and the rows of `file_blobs`
+ * that hold a whole file (held files; on PostgreSQL also files stored before chunks), read
+ * the same way on both backends.
  */
-export class HeldFileRows {
+export class HeldFiles {
+  private readonly budget = new HeldBytes();
+
   constructor(private readonly db: Kysely<Database>) {}
 
+  /**
+   * Stages `content` as a held file when `options` allow and it fits (see `holdOrSpool`);
+   * otherwise through `spool`, the store's own path.
+   */
+  stage(content: AsyncIterable<Uint8Array>, options: HoldOptions | undefined, spool: (content: AsyncIterable<Uint8Array>) => Promise<StagedFile>): Promise<StagedFile> {
+    if (!options || options.holdUpTo <= 0) return spool(content);
+    return holdOrSpool(content, options, this.budget, spool, (file) => this.insert(file));
+  }
+
   /** One held file committed on its own (a file store's `commit()` outside a batch). */
-  async insert(file: HeldFile, now = Date.now()): Promise<void> {
+  private async insert(file: HeldFile, now = Date.now()): Promise<void> {
     await this.db
       .insertInto('file_blobs')
       .values({ sha256: file.sha256, size: file.size, content: file.content, created_at: now })
