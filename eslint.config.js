@@ -63,4 +63,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Only `svc serve` loads the server (docs/architecture.md): every other command starts
+    // with the CLI, @svc/protocol and @svc/config alone. The serve command's own folder is
+    // reached only when the command line names it (commands/serve/outline.ts).
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: ['packages/cli/src/commands/serve/commands.ts', 'packages/cli/src/commands/serve/run.ts', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@svc/server', '@svc/server/*'], message: 'Only the serve command loads the server (docs/architecture.md).' }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/^@svc\\/server/]', message: 'Only the serve command loads the server (docs/architecture.md).' },
+      ],
+    },
+  },
 );

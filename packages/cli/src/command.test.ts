@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineCommand, type ContextOf } from './command.js';
-import { commands } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { buildProgram } from './program.js';
 import type { Io } from './io.js';
 
@@ -39,8 +39,11 @@ describe('command specs', () => {
     expect(() => buildProgram(io, [wrong], hooks)).toThrow('the flag --dry-run of `wrong` must have the key dryRun, not dry_run');
   });
 
-  it('hold for every svc command', () => {
-    expect(() => buildProgram(io, commands, hooks)).not.toThrow();
+  it('hold for every svc command, serve with its flags and without', async () => {
+    for (const argv of [['serve'], ['forms', 'list']]) {
+      const commands = await commandsFor(argv);
+      expect(() => buildProgram(io, commands, hooks)).not.toThrow();
+    }
   });
 
   it('hand the handler its arguments by name and its flags parsed', async () => {

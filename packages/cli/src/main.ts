@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ServiceError } from '@svc/protocol';
-import { commands } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import type { Io } from './io.js';
 import { Output } from './output.js';
 import { commandNamedBy, fullName, helpDocument, namesNoCommand } from './json-help.js';
@@ -14,7 +14,7 @@ import { buildProgram, cliVersion } from './program.js';
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const json = mentionsJson(argv);
   let exitCode = 0;
-  const program = buildProgram(io, commands, {
+  const program = buildProgram(io, await commandsFor(argv), {
     json,
     onExit: (code) => {
       exitCode = code;

@@ -2,3 +2,5 @@ export * from './errors.js';
 export * from './events.js';
 export * from './api/limits.js';
 export * from './api/paths.js';
+export * from './config-values.js';
+export * from './rate-limit-text.js';

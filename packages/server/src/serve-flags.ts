@@ -3,8 +3,7 @@ import { isValidEmail } from './forms/email.js';
 import { parseProxyTrust } from './http/client-address.js';
 import type { FormLimits } from './forms/limits.js';
 import { formIpModes, type FormIpMode } from './forms/stored-ip.js';
-import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
-import { parsePolicy } from './ratelimit/policy.js';
+import { parseBoolean, parseCount, parseDuration, parseDurationList, parseRateLimit, parseSize } from '@svc/protocol';
 import { serverOptions, type ServerOptions, type ServerRole } from './server-options.js';
 import { parseEncryptionKey } from './webhooks/encryption-key.js';
 
@@ -135,8 +134,8 @@ export const serveFlags: readonly ServeFlag[] = [
       draft.role = text as ServerRole;
     },
   },
-  { flag: '--rate-limit', value: '<limit>', env: 'SVC_RATE_LIMIT', defaultValue: '30/5m', description: 'default form rate limit per IP per endpoint, requests/window', apply: (text, draft) => void (draft.rateLimit = parsePolicy(text)) },
-  { flag: '--cli-rate-limit', value: '<limit>', env: 'SVC_CLI_RATE_LIMIT', defaultValue: '600/1m', description: 'CLI API requests per token, requests/window', apply: (text, draft) => void (draft.cliRateLimit = parsePolicy(text)) },
+  { flag: '--rate-limit', value: '<limit>', env: 'SVC_RATE_LIMIT', defaultValue: '30/5m', description: 'default form rate limit per IP per endpoint, requests/window', apply: (text, draft) => void (draft.rateLimit = parseRateLimit(text)) },
+  { flag: '--cli-rate-limit', value: '<limit>', env: 'SVC_CLI_RATE_LIMIT', defaultValue: '600/1m', description: 'CLI API requests per token, requests/window', apply: (text, draft) => void (draft.cliRateLimit = parseRateLimit(text)) },
   { flag: '--max-json-body', value: '<size>', env: 'SVC_MAX_JSON_BODY', defaultValue: '1MiB', description: 'largest JSON submission', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, jsonBodyBytes: bytes })) },
   { flag: '--max-files', value: '<n>', env: 'SVC_MAX_FILES', defaultValue: '10', description: 'most files in one multipart submission', apply: (text, draft) => void (draft.limits = { ...draft.limits, files: parseCount(text, 0, 1_000) }) },
   { flag: '--max-file-size', value: '<size>', env: 'SVC_MAX_FILE_SIZE', defaultValue: '10MiB', description: 'largest file', apply: size((draft, bytes) => (draft.limits = { ...draft.limits, fileBytes: bytes })) },
@@ -165,7 +164,7 @@ export const serveFlags: readonly ServeFlag[] = [
     description: 'fatal, error, warn, info, debug or trace',
     apply: (text, draft) => void (draft.logLevel = text),
   },
-  { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parsePolicy(text)) },
+  { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parseRateLimit(text)) },
   { flag: '--maintenance-interval', value: '<duration>', env: 'SVC_MAINTENANCE_INTERVAL', defaultValue: '1h', hidden: true, description: 'how often clean-up and retention run', apply: (text, draft) => void (draft.maintenanceIntervalMs = parseDuration(text)) },
   { flag: '--webhook-failure-window', value: '<duration>', env: 'SVC_WEBHOOK_FAILURE_WINDOW', defaultValue: '5d', hidden: true, description: 'a webhook whose attempts all failed this long is disabled', apply: (text, draft) => void (draft.webhookFailureWindowMs = parseDuration(text)) },
   { flag: '--rate-limit-keys', value: '<n>', env: 'SVC_RATE_LIMIT_KEYS', defaultValue: '100000', hidden: true, description: 'clients the rate limiters count before newcomers share one counter', apply: (text, draft) => void (draft.rateLimitKeys = parseCount(text, 1, 10_000_000)) },

@@ -4,7 +4,7 @@ import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
 import { pinpointsCommand } from './pinpoints/commands.js';
 import { requestsCommand } from './requests/commands.js';
-import { serveCommand } from './serve/commands.js';
+import { namesServe, serveOutline } from './serve/outline.js';
 import { initCommand, linkCommand, pullCommand, pushCommand, validateCommand } from './service-file/commands.js';
 import { loginCommand, openCommand } from './session/commands.js';
 import { submissionsCommand } from './submissions/commands.js';
@@ -12,12 +12,11 @@ import { tokensCommand } from './tokens/commands.js';
 import { webhooksCommand } from './webhooks/commands.js';
 
 /**
- * Every `svc` command, in the order `svc --help` lists them. Each group's specs are data
- * in its `commands.ts`; the handlers are imported when a command runs, so a start of `svc`
- * loads no more than the specs.
+ * Every `svc` command but `serve`, in the order `svc --help` lists them. Each group's specs
+ * are data in its `commands.ts`; the handlers are imported when a command runs, so a start
+ * of `svc` loads no more than the specs.
  */
-export const commands: readonly AnyCommand[] = [
-  serveCommand,
+const clientCommands: readonly AnyCommand[] = [
   validateCommand,
   loginCommand,
   initCommand,
@@ -35,3 +34,9 @@ export const commands: readonly AnyCommand[] = [
   tokensCommand,
   openCommand,
 ];
+
+/** The commands for this command line: `serve` with its flags only when it is the one named. */
+export async function commandsFor(argv: readonly string[]): Promise<readonly AnyCommand[]> {
+  const serve = namesServe(argv) ? (await import('./serve/commands.js')).serveCommand : serveOutline;
+  return [serve, ...clientCommands];
+}

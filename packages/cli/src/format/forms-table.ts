@@ -1,6 +1,6 @@
+import { formatRateLimit } from '@svc/protocol';
 import type { FormInfo, RateLimit } from '@svc/protocol/api';
 import type { Output } from '../output.js';
-import { formatRateLimit } from './rate-limit.js';
 
 /** Forms for people: slug, name, endpoint id, URL and rate limit. */
 export function formsTable(out: Output, forms: readonly FormInfo[], defaultRateLimit?: RateLimit): string {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { rateLimitBounds } from '../rate-limit-text.js';
 
 /**
  * Shapes shared by every resource of the private CLI API. Each resource's requests and
@@ -40,8 +41,8 @@ export type ProjectParams = Static<typeof ProjectParams>;
 /** N requests per window of W seconds (bounds as `svc serve --rate-limit`). */
 export const RateLimit = Type.Object(
   {
-    max: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-    windowSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+    max: Type.Integer({ minimum: rateLimitBounds.max.min, maximum: rateLimitBounds.max.max }),
+    windowSeconds: Type.Integer({ minimum: rateLimitBounds.windowSeconds.min, maximum: rateLimitBounds.windowSeconds.max }),
   },
   { additionalProperties: false },
 );

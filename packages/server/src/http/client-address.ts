@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type * as IpAddr from 'ipaddr.js';
-import { parseBoolean } from '../parse-values.js';
+import { parseBoolean } from '@svc/protocol';
 
 // ipaddr.js is CommonJS with `export =`; its names are not visible to an ESM import.
 const ipaddr = createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;

@@ -1,9 +1,7 @@
-import { ServiceError } from '@svc/protocol';
+import { checkRateLimit, maxNotifyAddresses, ServiceError } from '@svc/protocol';
 import type { FormInfo, RateLimit } from '@svc/protocol/api';
-import { maxNotifyAddresses } from '@svc/protocol';
 import { isValidEmail } from '../forms/email.js';
 import { httpUrl } from '../forms/person-answers.js';
-import { checkPolicy } from '../ratelimit/policy.js';
 import { findProjectForm, listProjectForms, parseNotifyEmails, updateForm } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
@@ -109,7 +107,7 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
   if (input.rateLimit !== undefined) {
     if (input.rateLimit !== null) {
       try {
-        checkPolicy(input.rateLimit);
+        checkRateLimit(input.rateLimit);
       } catch (error) {
         errors['rateLimit'] = (error as Error).message;
       }

@@ -1,4 +1,4 @@
-import { cliPaths, deliveryListPageSize, ServiceError } from '@svc/protocol';
+import { cliPaths, deliveryListPageSize, parseDuration, ServiceError } from '@svc/protocol';
 import { DeliveryResponse, ListDeliveriesResponse, ReplayDeliveriesResponse, ResendDeliveryResponse, type DeliveryInfo } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { parsePageLimit } from '../../page-limit.js';
@@ -67,8 +67,8 @@ export async function replay(context: ContextOf<typeof deliveriesReplay>): Promi
   const now = Date.now();
   const body = {
     webhook: options.webhook,
-    since: await timeFrom(options.since, '--since', now),
-    ...(options.until === undefined ? {} : { until: await timeFrom(options.until, '--until', now) }),
+    since: timeFrom(options.since, '--since', now),
+    ...(options.until === undefined ? {} : { until: timeFrom(options.until, '--until', now) }),
     ...(options.status === undefined ? {} : { status: options.status }),
   };
   return callProject(
@@ -82,9 +82,8 @@ export async function replay(context: ContextOf<typeof deliveriesReplay>): Promi
 }
 
 /** An ISO 8601 time as given, or a duration back from now (`2h`, `3d`) as an ISO time. */
-async function timeFrom(text: string, flag: string, now: number): Promise<string> {
+function timeFrom(text: string, flag: string, now: number): string {
   if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return text.trim();
-  const { parseDuration } = await import('@svc/server');
   try {
     return new Date(now - parseDuration(text)).toISOString();
   } catch {

@@ -1,9 +1,7 @@
-import { cliPaths, ServiceError } from '@svc/protocol';
+import { cliPaths, formatRateLimit, parseDuration, parseRateLimit, ServiceError } from '@svc/protocol';
 import { FormSettingsResponse, ListFormsResponse, SetRateLimitResponse, type FormSettingsRequest, type RateLimit } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
-import { formsTable } from '../../format/forms-table.js';
-import { formSettingsLines } from '../../format/forms-table.js';
-import { formatRateLimit } from '../../format/rate-limit.js';
+import { formSettingsLines, formsTable } from '../../format/forms-table.js';
 import { callProject } from '../../server-call.js';
 import type { formsList, formsSet, formsSetRateLimit } from './commands.js';
 
@@ -20,7 +18,7 @@ export async function list(context: ContextOf<typeof formsList>): Promise<number
 
 export async function setRateLimit(context: ContextOf<typeof formsSetRateLimit>): Promise<number> {
   const { slug, limit } = context.args;
-  const rateLimit = await parseLimit(limit);
+  const rateLimit = parseLimit(limit);
   return callProject(
     context,
     ({ api, ref }) => api.put(cliPaths.formRateLimit(ref.workspace, ref.project, slug), { rateLimit }, SetRateLimitResponse),
@@ -37,8 +35,8 @@ export async function set(context: ContextOf<typeof formsSet>): Promise<number> 
     ...(options.successUrl === undefined ? {} : { successUrl: orNull(options.successUrl) }),
     ...(options.errorUrl === undefined ? {} : { errorUrl: orNull(options.errorUrl) }),
     ...(options.notify === undefined ? {} : { notify: addresses(options.notify) }),
-    ...(options.rateLimit === undefined ? {} : { rateLimit: await parseLimit(options.rateLimit) }),
-    ...(options.retention === undefined ? {} : { retentionSeconds: await parseRetention(options.retention) }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: parseLimit(options.rateLimit) }),
+    ...(options.retention === undefined ? {} : { retentionSeconds: parseRetention(options.retention) }),
   };
   if (Object.keys(body).length === 0) throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify, --rate-limit and --retention');
   return callProject(
@@ -58,10 +56,9 @@ function addresses(values: readonly string[]): string[] {
   return list.length === 1 && list[0]!.toLowerCase() === 'none' ? [] : list;
 }
 
-/** `none` → null; else a duration (`90d`) in seconds, with the server's duration parser. */
-async function parseRetention(text: string): Promise<number | null> {
+/** `none` → null; else a duration (`90d`) in seconds, with the parser of `svc serve`'s durations. */
+function parseRetention(text: string): number | null {
   if (text.trim().toLowerCase() === 'none') return null;
-  const { parseDuration } = await import('@svc/server');
   try {
     return Math.round(parseDuration(text.trim()) / 1000);
   } catch (error) {
@@ -70,11 +67,10 @@ async function parseRetention(text: string): Promise<number | null> {
 }
 
 /** `default` → null; else the syntax of `svc serve --rate-limit` (its own parser). */
-async function parseLimit(text: string): Promise<RateLimit | null> {
+function parseLimit(text: string): RateLimit | null {
   if (text.trim().toLowerCase() === 'default') return null;
-  const { parsePolicy } = await import('@svc/server');
   try {
-    const { max, windowSeconds } = parsePolicy(text);
+    const { max, windowSeconds } = parseRateLimit(text);
     return { max, windowSeconds };
   } catch (error) {
     throw new ServiceError('usage', (error as Error).message);

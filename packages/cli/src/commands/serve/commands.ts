@@ -1,6 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import { flagKey, serveFlags } from '@svc/server/serve-flags';
 import { defineCommand, type FlagSpec } from '../../command.js';
+import { serveHelp } from './outline.js';
 import { runServe } from './run.js';
 
 // One table of flags, environment variables, defaults and parsers, shared with the server
@@ -19,20 +20,10 @@ const flags: Readonly<Record<string, FlagSpec>> = Object.fromEntries(
   ]),
 );
 
+/** `svc serve` with its flags: loaded only when the command line names it (./outline.ts). */
 export const serveCommand = defineCommand({
-  name: 'serve',
-  summary: 'run the server: form endpoint, webhook delivery, CLI API',
-  description: `Run the server. With no flags it uses the embedded SQLite database under ./.svc.
-Every flag can also be given as the environment variable shown.
-SVC_ENCRYPTION_KEY (base64 of 32 bytes) encrypts webhook signing secrets; without it the key
-is <data-dir>/encryption.key. Instances that share a database must share SVC_ENCRYPTION_KEY.`,
+  ...serveHelp,
   flags,
-  examples: [
-    'svc serve',
-    'svc serve --port 0 --data-dir /var/lib/svc',
-    'svc serve --database-url postgres://svc@db/svc --redis-url redis://cache:6379 --host 0.0.0.0 --trust-proxy',
-    'SVC_BOOTSTRAP_TOKEN=$(openssl rand -hex 32) svc serve --json',
-  ],
   async run(context): Promise<number> {
     try {
       return await runServe(context);

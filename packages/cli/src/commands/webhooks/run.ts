@@ -1,4 +1,4 @@
-import { cliPaths, maxRotationGraceSeconds, ServiceError } from '@svc/protocol';
+import { cliPaths, maxRotationGraceSeconds, parseDuration, ServiceError } from '@svc/protocol';
 import { ListWebhooksResponse, TestWebhookResponse, WebhookResponse, WebhookWithSecretResponse, type WebhookInfo } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { requireArgument } from '../../require-argument.js';
@@ -47,7 +47,7 @@ export async function remove(context: ContextOf<typeof webhooksRemove>): Promise
 
 export async function rotateSecret(context: ContextOf<typeof webhooksRotateSecret>): Promise<number> {
   const id = requireArgument(context.args.id, 'the webhook\'s id');
-  const gracePeriodSeconds = context.options.grace === undefined ? undefined : await graceSeconds(context.options.grace);
+  const gracePeriodSeconds = context.options.grace === undefined ? undefined : graceSeconds(context.options.grace);
   return callProject(
     context,
     ({ api, ref }) => api.post(cliPaths.rotateWebhookSecret(ref.workspace, ref.project, id), { gracePeriodSeconds }, WebhookWithSecretResponse),
@@ -113,8 +113,7 @@ function describeWebhook(webhook: WebhookInfo): string {
 }
 
 /** `24h`, `90m`, `0` → seconds, with the parser of the server's duration flags. */
-async function graceSeconds(text: string): Promise<number> {
-  const { parseDuration } = await import('@svc/server');
+function graceSeconds(text: string): number {
   let seconds: number;
   try {
     seconds = Math.round(parseDuration(text) / 1_000);

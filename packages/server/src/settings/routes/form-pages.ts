@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '@svc/protocol';
+import { parseRateLimit, ServiceError } from '@svc/protocol';
 import { ndjsonContentType, SubmissionCsv, type RateLimit } from '@svc/protocol/api';
 import { notificationsConfigured, updateFormSettings } from '../../operations/forms.js';
 import { deleteSubmission, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
@@ -8,7 +8,6 @@ import { exportSubmissions } from '../../operations/submission-export.js';
 import { openSubmissionFile } from '../../operations/submission-files.js';
 import { listSubmissions } from '../../operations/submissions.js';
 import { attachmentDisposition, sendAttachment } from '../../http/attachment.js';
-import { parsePolicy } from '../../ratelimit/policy.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import { projectPath } from '../views/overview-page.js';
@@ -35,7 +34,7 @@ const notices: Record<string, string> = {
 function rateLimitOf(text: string): RateLimit | null {
   if (text === '') return null;
   try {
-    const { max, windowSeconds } = parsePolicy(text);
+    const { max, windowSeconds } = parseRateLimit(text);
     return { max, windowSeconds };
   } catch (error) {
     throw new ServiceError('validation_failed', `rateLimit ${(error as Error).message}`, { errors: { rateLimit: (error as Error).message } });

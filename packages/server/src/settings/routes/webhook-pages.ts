@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '@svc/protocol';
+import { parseDuration, ServiceError } from '@svc/protocol';
 import { resendDelivery } from '../../operations/deliveries.js';
 import { webhookDeliveryLog } from '../../operations/delivery-log.js';
 import { replayDeliveries } from '../../operations/replay-deliveries.js';
-import { parseDuration } from '../../parse-values.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { createWebhook, disableWebhook, enableWebhook, getWebhook, removeWebhook, rotateWebhookSecret, testWebhook } from '../../operations/webhooks.js';
 import { redirectTo, sendPage } from '../render.js';

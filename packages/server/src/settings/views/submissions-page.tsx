@@ -1,4 +1,5 @@
 import { Fragment } from 'preact';
+import { formatRateLimit } from '@svc/protocol';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
@@ -111,7 +112,7 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
     successUrl: form.successUrl ?? '',
     errorUrl: form.errorUrl ?? '',
     notify: form.notify.join(', '),
-    rateLimit: form.rateLimit ? `${form.rateLimit.max}/${form.rateLimit.windowSeconds}s` : '',
+    rateLimit: form.rateLimit ? formatRateLimit(form.rateLimit) : '',
   };
   return (
     <section class="card" aria-labelledby="settings-title">

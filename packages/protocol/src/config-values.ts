@@ -1,4 +1,4 @@
-/** Parsers for human-written configuration values (flags and environment variables). */
+/** Parsers for human-written configuration values: `svc serve` flags, environment variables and CLI options. */
 
 const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './parse-values.js';
-import { formatPolicy, parsePolicy } from './ratelimit/policy.js';
-import { rateLimitHeaders } from './ratelimit/headers.js';
+import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './config-values.js';
+import { formatRateLimit, parseRateLimit } from './rate-limit-text.js';
 
 describe('configuration values', () => {
   it('parses durations in every unit, a bare number being seconds', () => {
@@ -27,23 +26,13 @@ describe('configuration values', () => {
   });
 });
 
-describe('rate-limit policies and headers', () => {
+describe('rate limits as people write them', () => {
   it('parses requests/window with units and refuses what is out of bounds', () => {
-    expect(parsePolicy('30/5m')).toEqual({ max: 30, windowSeconds: 300 });
-    expect(parsePolicy('100/60')).toEqual({ max: 100, windowSeconds: 60 });
-    expect(parsePolicy('5/1h')).toEqual({ max: 5, windowSeconds: 3600 });
-    expect(formatPolicy({ max: 30, windowSeconds: 300 })).toBe('30/300s');
-    for (const bad of ['0/5m', '30/0s', '30/2d', 'thirty/5m', '30']) expect(() => parsePolicy(bad), bad).toThrow();
-  });
-  it('writes the draft-11 RateLimit-Policy and RateLimit fields, and retry-after when refused', () => {
-    expect(rateLimitHeaders({ allowed: true, policy: { max: 30, windowSeconds: 300 }, remaining: 29, resetSeconds: 300 })).toEqual({
-      'ratelimit-policy': '"form";q=30;w=300',
-      ratelimit: '"form";r=29;t=300',
-    });
-    expect(rateLimitHeaders({ allowed: false, policy: { max: 30, windowSeconds: 300 }, remaining: 0, resetSeconds: 12 })).toEqual({
-      'ratelimit-policy': '"form";q=30;w=300',
-      ratelimit: '"form";r=0;t=12',
-      'retry-after': '12',
-    });
+    expect(parseRateLimit('30/5m')).toEqual({ max: 30, windowSeconds: 300 });
+    expect(parseRateLimit('100/60')).toEqual({ max: 100, windowSeconds: 60 });
+    expect(parseRateLimit('5/1h')).toEqual({ max: 5, windowSeconds: 3600 });
+    expect([formatRateLimit({ max: 30, windowSeconds: 300 }), formatRateLimit({ max: 5, windowSeconds: 7_200 }), formatRateLimit({ max: 10, windowSeconds: 90 })]).toEqual(['30/5m', '5/2h', '10/90s']);
+    for (const text of ['30/5m', '1/1d', '7/45s']) expect(formatRateLimit(parseRateLimit(text))).toBe(text);
+    for (const bad of ['0/5m', '30/0s', '30/2d', 'thirty/5m', '30']) expect(() => parseRateLimit(bad), bad).toThrow();
   });
 });
