@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { privatePostgresProblem, privateRedisProblem, selectBackend } from '@svc/testkit';
+import { inCi, privatePostgresProblem, privateRedisProblem, selectBackend } from '@svc/testkit';
 import { describeResult, runScenario } from '../src/scenarios/index.js';
 
 const backend = await selectBackend();
-const inCi = ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
 
 // Riding through dependency failures (docs/server.md, "When a dependency fails";
 // bench/README.md shows each scenario failing with the property it guards broken).
 // PostgreSQL and Redis here are the scenario's own, never the shared servers.
 const ownServers = backend.name === 'postgres' ? (privatePostgresProblem() ?? privateRedisProblem()) : null;
 if (backend.available && ownServers !== null) {
-  if (inCi) throw new Error(`CI=true requires the PostgreSQL restart scenario to run: ${ownServers}`);
+  if (inCi()) throw new Error(`CI=true requires the PostgreSQL restart scenario to run: ${ownServers}`);
   console.warn(`⚠ skipping the PostgreSQL restart scenario: ${ownServers}`);
 }
 

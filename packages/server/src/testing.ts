@@ -4,6 +4,8 @@ export { newEndpointId, newId } from './ids.js';
 export { insertForm } from './store/queries/forms.js';
 export { ensureWorkspace, findProject, insertProject } from './store/queries/projects.js';
 export { replaceProjectDomains } from './store/queries/domains.js';
+export { insertToken } from './store/queries/tokens.js';
+export { generateToken, hashToken } from './auth/token-secrets.js';
 export { createWebhook } from './operations/webhooks.js';
 export { createOperationContext } from './operations/create-context.js';
 export type { OperationContext, Principal } from './operations/context.js';

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import { inCi } from './ci.js';
 
 /** Debian's Chromium, driven headless (the project's browser tests; docs/settings.md). */
 export const chromiumPath = process.env['SVC_CHROMIUM'] ?? '/usr/bin/chromium';
 const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const inCi = (): boolean => ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
 
 /**
  * Whether the browser tests can run. Under CI=true a missing Chromium is a failure; elsewhere

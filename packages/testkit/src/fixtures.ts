@@ -4,8 +4,11 @@ import {
   createWebhook as createWebhookOperation,
   ensureWorkspace,
   findProject,
+  generateToken,
+  hashToken,
   insertForm,
   insertProject,
+  insertToken,
   newEndpointId,
   replaceProjectDomains,
   parseEncryptionKey,
@@ -90,6 +93,16 @@ export async function createWidgetProject(
 /** A fresh SVC_ENCRYPTION_KEY: pass it to the server (env) and to the operations (options). */
 export function newEncryptionKey(): string {
   return randomBytes(32).toString('base64');
+}
+
+/**
+ * A new token made directly in the store (no request counted against another token), for
+ * tests that need many: an admin token unless a workspace id is given. Returns its secret.
+ */
+export async function createToken(store: Store, name: string, workspaceId: string | null = null): Promise<string> {
+  const token = generateToken();
+  await insertToken(store.db, { name, tokenHash: hashToken(token), workspaceId });
+  return token;
 }
 
 /** An admin principal for operations run by a test. */

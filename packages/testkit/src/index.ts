@@ -1,4 +1,5 @@
 // @svc/testkit: what the tests, the bench and the reliability harness share (docs/architecture.md).
+export * from './ci.js';
 export * from './services.js';
 export * from './repo.js';
 export * from './backend.js';

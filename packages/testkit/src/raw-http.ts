@@ -50,6 +50,28 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs = 15_000): 
   });
 }
 
+/**
+ * Sends bytes exactly as given over a fresh TCP connection and returns everything the
+ * server wrote until it closed the connection (every answer to pipelined requests), as latin1.
+ */
+export function exchangeRaw(port: number, bytes: string | Buffer, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end of answer within ${timeoutMs} ms; got ${JSON.stringify(Buffer.concat(chunks).toString('latin1'))}`));
+    }, timeoutMs);
+    socket.on('connect', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
+  });
+}
+
 /** The first complete answer in `data`, or null while it is incomplete. */
 function tryParse(data: Buffer, ended: boolean, noBody: boolean): RawOutcome | null {
   const end = data.indexOf('\r\n\r\n');

@@ -1,5 +1,6 @@
 import { createBackend, type Backend, type BackendName } from './backend.js';
 import { postgresProblem } from './services.js';
+import { inCi } from './ci.js';
 
 /**
  * The behaviour suites run once per backend, chosen by SVC_TEST_BACKEND (the Vitest
@@ -12,7 +13,6 @@ export const backendName: BackendName = process.env['SVC_TEST_BACKEND'] === 'pos
 /** A backend of the selected kind for one test file. */
 export type TestEnvironment = Backend;
 
-const inCi = (): boolean => ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
 
 /**
  * Whether this file's suites can run on the selected backend. Call at the top of a

@@ -1,9 +1,7 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTestServer, request, selectBackend, startCliTestServer, startSvc, type SvcProcess } from '@svc/testkit';
-import { generateToken, hashToken } from '../../../server/src/auth/token-secrets.js';
-import { insertToken } from '../../../server/src/store/queries/tokens.js';
-import type { Store } from '../../../server/src/store/store.js';
+import type { Store } from '@svc/server/testing';
+import { type CliTestServer, createToken, request, selectBackend, startCliTestServer, startSvc, type SvcProcess } from '@svc/testkit';
 
 const backend = await selectBackend();
 
@@ -24,11 +22,7 @@ describe.runIf(backend.available)(`the CLI API rate limit on ${backend.name}`, (
   });
 
   /** A fresh token with a count of its own, made in the store so no other token's count is used. */
-  const newToken = async (): Promise<string> => {
-    const token = generateToken();
-    await insertToken(store.db, { name: 'rate-limited', tokenHash: hashToken(token), workspaceId: null });
-    return token;
-  };
+  const newToken = (): Promise<string> => createToken(store, 'rate-limited');
   const whoami = (token: string, base = cli.url) => request(`${base}/api/cli/token`, { headers: { authorization: `Bearer ${token}` } });
 
   it(`allows ${limit} requests per token per window, then exits 1 with rate_limited and when to retry`, async () => {

@@ -12,6 +12,8 @@ import {
   createForm,
   createTestEnvironment,
   createWebhook,
+  eventually,
+  inCi,
   newEncryptionKey,
   postJson,
   privateRedisProblem,
@@ -27,17 +29,6 @@ import {
 import type { Store } from '../../src/store/store.js';
 
 const backend = await selectBackend();
-const inCi = ['true', '1'].includes((process.env['CI'] ?? '').toLowerCase());
-
-/** Polls `check` (no fixed sleeps) until it holds or `limitMs` has passed. */
-async function eventually<T>(check: () => Promise<T>, holds: (value: T) => boolean, limitMs = 15_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (holds(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const health = (server: SvcProcess): Promise<Answer> => request(`${server.url}/healthz`);
 const logLines = (server: SvcProcess, text: string): number => server.stderr().split('\n').filter((line) => line.includes(text)).length;
@@ -88,7 +79,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(refused.headers.get('connection')).toBe('close');
 
-      const down = await eventually(() => health(server), (answer) => answer.status === 503);
+      const down = await eventually(() => health(server), (answer) => answer.status === 503, 'health 503', 15_000);
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ ok: false, error: 'unavailable', checks: { database: 'ok', storage: 'unavailable' } });
       expect(down.headers.get('retry-after')).toBe('5');
@@ -100,7 +91,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
       expect((await request(url, { method: 'POST', body: uploadBody(1024) })).status).toBe(200);
 
       await restore();
-      expect((await eventually(() => health(server), (answer) => answer.status === 200)).status).toBe(200);
+      expect((await eventually(() => health(server), (answer) => answer.status === 200, 'health 200', 15_000)).status).toBe(200);
       expect((await request(url, { method: 'POST', body: uploadBody(1024) })).status).toBe(200);
       expect(server.alive()).toBe(true);
       // One line when the storage went away, one when it came back: not one per request.
@@ -143,7 +134,7 @@ describe.runIf(backend.available && backend.name === 'sqlite')('the data directo
       const refused = await postJson(url, { n: 2 });
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual({ ok: false, error: 'unavailable', retryAfter: 5 });
-      const down = await eventually(() => health(server), (answer) => answer.status === 503);
+      const down = await eventually(() => health(server), (answer) => answer.status === 503, 'health 503', 15_000);
       expect(down.body).toMatchObject({ checks: { storage: 'unavailable' } });
       expect(logLines(server, 'storage unavailable')).toBe(1);
       expect(server.alive()).toBe(true);
@@ -194,7 +185,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
         const pid = rows[0]!.pid;
         await admin(`SELECT pg_terminate_backend(${pid})`);
-        await eventually(() => backendGone(pid), (gone) => gone);
+        await eventually(() => backendGone(pid), (gone) => gone, 'the backend to end', 15_000);
         await sql`select 1`.execute(trx);
       })
       .then(
@@ -238,15 +229,15 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
       const statuses = (await Promise.all(during)).map((answer) => answer.status);
       expect(statuses.filter((status) => status !== 200 && status !== 503), server.stderr()).toEqual([]);
 
-      const refused = await eventually(() => postJson(url, { outage: true }), (answer) => answer.status === 503);
+      const refused = await eventually(() => postJson(url, { outage: true }), (answer) => answer.status === 503, 'a post refused with 503', 15_000);
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual({ ok: false, error: 'unavailable', retryAfter: 5 });
       expect(refused.headers.get('retry-after')).toBe('5');
-      const down = await eventually(() => health(server), (answer) => answer.status === 503);
+      const down = await eventually(() => health(server), (answer) => answer.status === 503, 'health 503', 15_000);
       expect(down.body).toMatchObject({ ok: false, checks: { database: 'unavailable' } });
 
       await admin(`ALTER DATABASE ${databaseName()} ALLOW_CONNECTIONS true`);
-      expect((await eventually(() => health(server), (answer) => answer.status === 200)).status).toBe(200);
+      expect((await eventually(() => health(server), (answer) => answer.status === 200, 'health 200', 15_000)).status).toBe(200);
       expect((await postJson(url, { after: true })).status).toBe(200);
       expect(server.alive()).toBe(true);
       expect(logLines(server, 'database unavailable')).toBe(1);
@@ -278,16 +269,17 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
     const server = await startSvc({ args: [...own.serverArgs, '--allow-private-targets', '--delivery-lease', '60s', '--health-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
     try {
       expect((await postJson(`${server.url}/api/f/${form.endpointId}`, { n: 1 })).status).toBe(200);
-      await eventually(() => Promise.resolve(requests), (count) => count === 1);
+      await eventually(() => Promise.resolve(requests), (count) => count === 1, 'the receiver called once', 15_000);
       await admin(`ALTER DATABASE ${ownName} ALLOW_CONNECTIONS false`);
       await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${ownName}' AND pid <> pg_backend_pid()`);
       release();
       // The receiver has answered; its outcome cannot be recorded until the database is back.
-      await eventually(() => Promise.resolve(logLines(server, 'database unavailable')), (count) => count === 1);
+      await eventually(() => Promise.resolve(logLines(server, 'database unavailable')), (count) => count === 1, 'one "database unavailable" line', 15_000);
       await admin(`ALTER DATABASE ${ownName} ALLOW_CONNECTIONS true`);
       const status = await eventually(
         async () => (await ownStore.db.selectFrom('deliveries').innerJoin('events', 'events.id', 'deliveries.event_id').select('deliveries.status').where('events.project_id', '=', form.projectId).executeTakeFirst())?.status,
         (value) => value === 'succeeded',
+        'the delivery to succeed',
         30_000,
       );
       expect(status).toBe('succeeded');
@@ -304,7 +296,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
 
 const redisProblem = privateRedisProblem();
 if (backend.available && backend.name === 'postgres' && redisProblem !== null) {
-  if (inCi) throw new Error(`CI=true requires redis-server for the frozen-Redis test: ${redisProblem}`);
+  if (inCi()) throw new Error(`CI=true requires redis-server for the frozen-Redis test: ${redisProblem}`);
   console.warn(`⚠ skipping the frozen-Redis test: ${redisProblem}`);
 }
 
@@ -325,20 +317,20 @@ describe.runIf(backend.available && backend.name === 'postgres' && redisProblem 
       const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => postJson(url, { n })));
       expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
       expect(answers[0]!.headers.get('ratelimit')).not.toBeNull();
-      const frozen = await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'unavailable');
+      const frozen = await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'unavailable', 'Redis unavailable in health', 15_000);
       // Submissions are still stored: health stays 200 and names Redis.
       expect(frozen.status).toBe(200);
       expect(frozen.body).toMatchObject({ ok: true, checks: { database: 'ok', storage: 'ok', redis: 'unavailable' } });
 
       redis.thaw();
-      await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'ok');
+      await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'ok', 'Redis ok in health', 15_000);
       expect(logLines(server, 'redis unavailable')).toBe(1);
       expect(logLines(server, 'redis is back')).toBe(1);
 
       await redis.kill();
       expect((await postJson(url, { killed: true })).status).toBe(200);
       await redis.restart();
-      await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'ok');
+      await eventually(() => health(server), (answer) => (answer.body as { checks?: { redis?: string } }).checks?.redis === 'ok', 'Redis ok in health', 15_000);
       expect(logLines(server, 'redis is back')).toBe(2);
       expect(server.alive()).toBe(true);
     } finally {

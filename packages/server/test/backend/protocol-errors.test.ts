@@ -1,29 +1,10 @@
-import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBackendSuite } from '@svc/testkit/vitest';
-import { createForm, type FormFixture, selectBackend } from '@svc/testkit';
+import { createForm, exchangeRaw, type FormFixture, selectBackend } from '@svc/testkit';
 
 const backend = await selectBackend();
 
-/** Sends bytes as they are and returns everything the server wrote until it closed the connection. */
-function sendRaw(url: string, bytes: string | Buffer): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: Number(port) });
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no end of answer within 10 s; got ${JSON.stringify(Buffer.concat(chunks).toString('latin1'))}`));
-    }, 10_000);
-    socket.on('connect', () => socket.write(bytes));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    });
-  });
-}
+const sendRaw = (url: string, bytes: string | Buffer): Promise<string> => exchangeRaw(Number(new URL(url).port), bytes);
 
 /** Status and JSON body of each answer in `text`, in order. */
 function answers(text: string): { status: number; body: unknown }[] {
