@@ -1,4 +1,4 @@
-import { type BackendName, createBackend, createForm, createWebhook, newEncryptionKey, sampleResident, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
+import { type BackendName, createBackend, createForm, createWebhook, newEncryptionKey, quantiles, sampleResident, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { newId } from '@svc/server/testing';
 import { jsonBody, submissionEventPayload } from './load-shapes.js';
 
@@ -36,9 +36,8 @@ export async function benchDeliveryLatency(kind: BackendName, samples: number, n
       await arrived;
       if (i >= 0) latencies.push(receiver.requests[before]!.at - sent);
     }
-    latencies.sort((a, b) => a - b);
-    const pick = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-    return { target: kind, samples, latencyMs: { p50: pick(0.5), p90: pick(0.9), p99: pick(0.99), max: latencies[latencies.length - 1]! } };
+    const at = quantiles(latencies);
+    return { target: kind, samples, latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) } };
   } finally {
     await server?.stop();
     await receiver.close();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Logger, makeWorkerUtils, runMigrations } from 'graphile-worker';
-import { createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
+import { createBackend, createForm, createWebhook, newEncryptionKey, quantiles, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
 import { newId } from '@svc/server/testing';
 import { submissionEventPayload } from './load-shapes.js';
 import { startBenchProcess } from './processes.js';
@@ -104,12 +104,11 @@ async function burst(receiver: WebhookReceiver, events: number, enqueue: (ids: s
   await receiver.waitForEvents(enqueuedAt.keys(), 300_000);
   const arrived = new Map<string, number>();
   for (const request of receiver.requests) if (!arrived.has(request.eventId)) arrived.set(request.eventId, request.at);
-  const latencies = [...enqueuedAt].map(([id, at]) => arrived.get(id)! - at).sort((a, b) => a - b);
-  const pick = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  const latency = quantiles([...enqueuedAt].map(([id, at]) => arrived.get(id)! - at));
   const times = [...arrived.values()].sort((a, b) => a - b);
   return {
     deliveriesPerSecond: (events / (times[times.length - 1]! - times[0]!)) * 1000,
-    latencyMs: { p50: pick(0.5), p99: pick(0.99), max: latencies[latencies.length - 1]! },
+    latencyMs: { p50: latency(0.5), p99: latency(0.99), max: latency(1) },
     redeliveries: receiver.requests.length - arrived.size,
   };
 }

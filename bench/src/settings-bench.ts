@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
+import { createBackend, createForm, createWebhook, newEncryptionKey, quantiles, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
 import { jsonBody } from './load-shapes.js';
 
 export interface SettingsPageFigures {
@@ -46,9 +46,8 @@ export async function benchDeliveryLogPage(requests: number): Promise<SettingsPa
       if (i >= 0) times.push(performance.now() - started);
       bytes = Buffer.byteLength(text);
     }
-    times.sort((a, b) => a - b);
-    const pick = (q: number): number => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-    return { deliveries: 50, requests, latencyMs: { p50: pick(0.5), p99: pick(0.99) }, bytes };
+    const at = quantiles(times);
+    return { deliveries: 50, requests, latencyMs: { p50: at(0.5), p99: at(0.99) }, bytes };
   } finally {
     await server?.stop();
     await receiver.close();

@@ -10,6 +10,8 @@ export * from './mail-server.js';
 export * from './fixtures.js';
 export * from './http.js';
 export * from './raw-http.js';
+export * from './pool.js';
+export * from './quantiles.js';
 export * from './page-session.js';
 export * from './browser.js';
 export * from './run-svc.js';
