@@ -1,15 +1,14 @@
 import fc from 'fast-check';
-import { type BackendName, createBackend, createForm, type RawOutcome, sendRaw, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, type RawOutcome, runPool, sendRaw } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 import { fuzzCase, fuzzKinds, fuzzServerFlags, type FuzzCase, type FuzzKind } from './bad-input-cases.js';
 
-export interface BadInputOptions {
-  readonly backend: BackendName;
+export interface BadInputOptions extends ScenarioOptions {
   /** Generated requests (the issue asks for at least 10,000). */
   readonly requests: number;
   readonly concurrency: number;
   readonly seed?: number;
-  readonly log?: Log;
 }
 
 /** The answers docs/form-endpoint.md documents, by status: the `error` codes each may carry. */
@@ -32,36 +31,25 @@ const documented: ReadonlyMap<number, Documented> = new Map<number, Documented>(
  * documented body) or a 200, never a 500 or a dropped connection; the server must stay up;
  * exactly the submissions answered 200 are stored, and stored file names are clean.
  */
-export async function runBadInputScenario(options: BadInputOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
+export function runBadInputScenario(options: BadInputOptions): Promise<ScenarioResult> {
   const seed = options.seed ?? Date.now() % 1_000_000;
-  const started = performance.now();
-  const problems = new ProblemList(30);
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  let server: SvcProcess | null = null;
-  log(`bad input on ${options.backend}: ${options.requests} generated requests, ${options.concurrency} at a time, seed ${seed}`);
-  try {
+  return withScenario({ name: 'bad-input', backend: options.backend, log: options.log, problemGroups: 30 }, async ({ store, problems, log, startServer, stopServers }) => {
+    log(`bad input on ${options.backend}: ${options.requests} generated requests, ${options.concurrency} at a time, seed ${seed}`);
     const form = await createForm(store);
-    server = await startSvc({ args: [...backend.serverArgs, ...fuzzServerFlags], logLevel: 'error' });
+    const server = await startServer({ args: fuzzServerFlags, logLevel: 'error' });
     const port = Number(new URL(server.url).port);
     const cases = fc.sample(fuzzCase(form.endpointId), { numRuns: options.requests, seed });
     const byKind = new Map<FuzzKind, Map<string, number>>(fuzzKinds.map((kind) => [kind, new Map()]));
     const accepted = new Set<string>();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        for (let index = next++; index < cases.length; index = next++) {
-          const fuzz = cases[index]!;
-          const outcome = await sendRaw(port, { head: fuzz.head, body: fuzz.body });
-          const verdict = judge(fuzz, outcome);
-          const statuses = byKind.get(fuzz.kind)!;
-          statuses.set(verdict.summary, (statuses.get(verdict.summary) ?? 0) + 1);
-          if (verdict.problem) problems.add(`${verdict.problem} — ${fuzz.kind}: ${fuzz.label}`, `${fuzz.kind}|${verdict.group ?? verdict.problem}`);
-          if (verdict.acceptedId) accepted.add(verdict.acceptedId);
-        }
-      }),
-    );
+    await runPool(cases.length, options.concurrency, async (index) => {
+      const fuzz = cases[index]!;
+      const outcome = await sendRaw(port, { head: fuzz.head, body: fuzz.body });
+      const verdict = judge(fuzz, outcome);
+      const statuses = byKind.get(fuzz.kind)!;
+      statuses.set(verdict.summary, (statuses.get(verdict.summary) ?? 0) + 1);
+      if (verdict.problem) problems.add(`${verdict.problem} — ${fuzz.kind}: ${fuzz.label}`, `${fuzz.kind}|${verdict.group ?? verdict.problem}`);
+      if (verdict.acceptedId) accepted.add(verdict.acceptedId);
+    });
 
     for (const [kind, statuses] of byKind) {
       const total = [...statuses.values()].reduce((sum, count) => sum + count, 0);
@@ -85,21 +73,9 @@ export async function runBadInputScenario(options: BadInputOptions): Promise<Sce
         if (/[/\\\u0000-\u001f\u007f]/.test(file.name) || file.name === '.' || file.name === '..' || file.name.length > 255) problems.add(`stored file name not cleaned: ${JSON.stringify(file.name)}`);
       }
     }
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) problems.add(`the server exited with ${exit} on SIGTERM`);
-    return {
-      scenario: 'bad-input',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { seed, requests: cases.length, accepted: accepted.size, stored: rows.length, storedFiles: files },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    await stopServers();
+    return { seed, requests: cases.length, accepted: accepted.size, stored: rows.length, storedFiles: files };
+  });
 }
 
 interface Verdict {

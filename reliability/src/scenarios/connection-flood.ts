@@ -1,16 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { readdir } from 'node:fs/promises';
-import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface ConnectionFloodOptions {
-  readonly backend: BackendName;
+export interface ConnectionFloodOptions extends ScenarioOptions {
   /** Connections the attacker opens from 127.0.0.1, far more than its limit. */
   readonly connections: number;
   /** Submissions the honest client (127.0.0.2) posts meanwhile, one at a time. */
   readonly submissions: number;
-  readonly log?: Log;
 }
 
 const perClient = 64;
@@ -23,19 +22,14 @@ const perClient = 64;
  * connections (open file descriptors counted in /proc) and close the slow ones within the
  * headers and request timeouts. Without the limits, the flood takes every descriptor.
  */
-export async function runConnectionFloodScenario(options: ConnectionFloodOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  let server: SvcProcess | null = null;
-  const flood: Socket[] = [];
-  log(`connection flood on ${options.backend}: ${options.connections} connections from one address, ${options.submissions} honest posts`);
-  try {
+export function runConnectionFloodScenario(options: ConnectionFloodOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'connection-flood', backend: options.backend, log: options.log }, async ({ store, problems, log, startServer, stopServers, defer }) => {
+    log(`connection flood on ${options.backend}: ${options.connections} connections from one address, ${options.submissions} honest posts`);
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
-    server = await startSvc({
-      args: [...backend.serverArgs, '--host', '127.0.0.1', '--max-connections-per-client', String(perClient), '--headers-timeout', '2s', '--request-timeout', '4s'],
+    const server = await startServer({ args: ['--host', '127.0.0.1', '--max-connections-per-client', String(perClient), '--headers-timeout', '2s', '--request-timeout', '4s'] });
+    const flood: Socket[] = [];
+    defer(() => {
+      for (const socket of flood) socket.destroy();
     });
     const { port } = new URL(server.url);
     const baseline = await openDescriptors(server.pid);
@@ -75,22 +69,9 @@ export async function runConnectionFloodScenario(options: ConnectionFloodOptions
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     const refused = Number(/svc_connections_refused_total\{limit="per_client"\} (\d+)/.exec(metrics)?.[1] ?? 0);
     log(`  ${answered}/${options.submissions} honest posts answered 200; ${refused} flood connections refused on arrival; at most ${peakDescriptors} extra descriptors`);
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) problems.add(`the server exited with ${exit} on SIGTERM`);
-    return {
-      scenario: 'connection-flood',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { floodConnections: options.connections, refusedOnArrival: refused, honestAnswered: answered, peakExtraDescriptors: peakDescriptors },
-      problems: problems.list(),
-    };
-  } finally {
-    for (const socket of flood) socket.destroy();
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    await stopServers();
+    return { floodConnections: options.connections, refusedOnArrival: refused, honestAnswered: answered, peakExtraDescriptors: peakDescriptors };
+  });
 }
 
 /** A post from 127.0.0.2: another client, whom the flood must not touch. */

@@ -3,14 +3,13 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { adminDatabaseUrl, type BackendName, createBackend, createForm, postJson, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { adminDatabaseUrl, createForm, postJson } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface DurabilityOptions {
-  readonly backend: BackendName;
+export interface DurabilityOptions extends ScenarioOptions {
   /** Submissions posted one after another: each is its own commit. */
   readonly submissions: number;
-  readonly log?: Log;
 }
 
 /**
@@ -27,17 +26,11 @@ export interface DurabilityOptions {
  *   `synchronous_commit=on` every commit waits for its own sync; with `off` the WAL writer
  *   syncs about every 200 ms, far fewer than one per submission, and fails the check.
  */
-export async function runDurabilityScenario(options: DurabilityOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  let server: SvcProcess | null = null;
-  log(`durability on ${options.backend}: ${options.submissions} submissions, one commit each`);
-  try {
+export function runDurabilityScenario(options: DurabilityOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'durability', backend: options.backend, log: options.log }, async ({ store, problems, log, startServer }) => {
+    log(`durability on ${options.backend}: ${options.submissions} submissions, one commit each`);
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
-    server = await startSvc({ args: backend.serverArgs });
+    const server = await startServer();
     const url = `${server.url}/api/f/${form.endpointId}`;
     // Warm up (first-use work such as prepared statements is not counted). The counts end
     // when the server has stopped, which syncs once or twice more: that only adds.
@@ -51,25 +44,14 @@ export async function runDurabilityScenario(options: DurabilityOptions): Promise
       else problems.add(`answer ${answer.status} ${answer.text.slice(0, 200)}`, 'non-200');
     }
     await server.stop();
-    server = null;
     const syncs = await counter.stop();
     const perSubmission = acknowledged === 0 ? 0 : syncs / acknowledged;
     log(`  ${acknowledged} acknowledged, ${syncs} ${counter.what}: ${perSubmission.toFixed(2)} per submission`);
     if (syncs < acknowledged) {
       problems.add(`NOT DURABLE: ${syncs} ${counter.what} for ${acknowledged} acknowledged submissions, each its own commit: commits are answered without reaching the disk`);
     }
-    return {
-      scenario: 'durability',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { acknowledged, syncs, syncsPerSubmission: Number(perSubmission.toFixed(2)), counted: counter.what },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.stop();
-    await store.close();
-    await backend.cleanup();
-  }
+    return { acknowledged, syncs, syncsPerSubmission: Number(perSubmission.toFixed(2)), counted: counter.what };
+  });
 }
 
 interface SyncCounter {

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, quantiles, runPool } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface ErasureOptions {
-  readonly backend: BackendName;
+export interface ErasureOptions extends ScenarioOptions {
   /** People whose submissions are erased, and submissions of each. */
   readonly people: number;
   readonly submissionsEach: number;
   /** Submissions posted by others while the erasure runs. */
   readonly load: number;
   readonly concurrency: number;
-  readonly log?: Log;
 }
 
 /**
@@ -20,17 +19,11 @@ export interface ErasureOptions {
  * was acknowledged must still be there; the form endpoint keeps answering 200 meanwhile.
  * Reports the endpoint's latency during the erasure.
  */
-export async function runErasureScenario(options: ErasureOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  const token = `svc_erasure_${randomBytes(16).toString('hex')}`;
-  let server: SvcProcess | null = null;
-  log(`erasure on ${options.backend}: ${options.people} people × ${options.submissionsEach} submissions erased under ${options.load} others`);
-  try {
-    server = await startSvc({ args: [...backend.serverArgs, '--rate-limit', '1000000/1m'], env: { SVC_BOOTSTRAP_TOKEN: token } });
+export function runErasureScenario(options: ErasureOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'erasure', backend: options.backend, log: options.log }, async ({ store, problems, log, startServer }) => {
+    const token = `svc_erasure_${randomBytes(16).toString('hex')}`;
+    log(`erasure on ${options.backend}: ${options.people} people × ${options.submissionsEach} submissions erased under ${options.load} others`);
+    const server = await startServer({ args: ['--rate-limit', '1000000/1m'], env: { SVC_BOOTSTRAP_TOKEN: token } });
     const form = await createForm(store);
     const url = `${server.url}/api/f/${form.endpointId}`;
     const post = async (fields: Record<string, unknown>): Promise<{ id: string | null; ms: number }> => {
@@ -45,17 +38,12 @@ export async function runErasureScenario(options: ErasureOptions): Promise<Scena
 
     const others: string[] = [];
     const latencies: number[] = [];
-    let next = 0;
     let erasing = true;
-    const load = Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        for (let n = next++; n < options.load; n = next++) {
-          const answer = await post({ email: `other${n}@keep.example`, message: 'keep me' });
-          if (answer.id !== null) others.push(answer.id);
-          if (erasing) latencies.push(answer.ms);
-        }
-      }),
-    );
+    const load = runPool(options.load, options.concurrency, async (n) => {
+      const answer = await post({ email: `other${n}@keep.example`, message: 'keep me' });
+      if (answer.id !== null) others.push(answer.id);
+      if (erasing) latencies.push(answer.ms);
+    });
     let erased = 0;
     for (const person of people) {
       const response = await fetch(`${server.url}/api/cli/projects/${form.workspace}/${form.project}/submissions/erase`, {
@@ -78,19 +66,9 @@ export async function runErasureScenario(options: ErasureOptions): Promise<Scena
     }
     const kept = new Set((await store.db.selectFrom('submissions').select('id').execute()).map((row) => row.id));
     for (const id of others) if (!kept.has(id)) problems.add(`acknowledged submission ${id} of someone else is missing`);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+    const latency = quantiles(latencies);
+    const at = (q: number) => Math.round(latency(q));
     log(`  erased ${erased}; the endpoint answered meanwhile in p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
-    return {
-      scenario: 'erasure',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { erased, others: others.length, 'p50 ms during': at(0.5), 'p99 ms during': at(0.99) },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    return { erased, others: others.length, 'p50 ms during': at(0.5), 'p99 ms during': at(0.99) };
+  });
 }

@@ -1,12 +1,11 @@
-import { type BackendName, createBackend, createForm, createWebhook, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, createWebhook, newEncryptionKey, quantiles, runPool } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface FailingReceiverOptions {
-  readonly backend: BackendName;
+export interface FailingReceiverOptions extends ScenarioOptions {
   /** Submissions posted; each is one event for both receivers. */
   readonly submissions: number;
   readonly concurrency: number;
-  readonly log?: Log;
 }
 
 /** A share of 4 slots per webhook and 6 per project; an attempt to the hanging receiver ends at the 5 s timeout. */
@@ -25,24 +24,15 @@ const timeoutMs = 5_000;
  * time out it receives at most `perProject` (each webhook alone could take `perWebhook`).
  * Reports how long events took to reach the healthy receivers meanwhile.
  */
-export async function runFailingReceiverScenario(options: FailingReceiverOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  const encryptionKey = newEncryptionKey();
-  let server: SvcProcess | null = null;
-  let hanging: WebhookReceiver | null = null;
-  let healthy: WebhookReceiver | null = null;
-  let neighbour: WebhookReceiver | null = null;
-  log(`failing receiver on ${options.backend}: ${options.submissions} submissions, one receiver hanging, one healthy`);
-  try {
-    hanging = await startReceiver(() => ({ hang: true }));
-    healthy = await startReceiver();
-    neighbour = await startReceiver();
-    server = await startSvc({
-      args: [...backend.serverArgs, '--rate-limit', '1000000/1m', '--allow-private-targets', '--retry-schedule', '1h', '--webhook-concurrency', String(perWebhook), '--project-concurrency', String(perProject), '--delivery-timeout', `${timeoutMs}ms`, '--delivery-lease', `${timeoutMs + 2_000}ms`],
+export function runFailingReceiverScenario(options: FailingReceiverOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'failing-receiver', backend: options.backend, log: options.log }, async ({ backend, store, problems, log, startServer, startReceiver }) => {
+    const encryptionKey = newEncryptionKey();
+    log(`failing receiver on ${options.backend}: ${options.submissions} submissions, one receiver hanging, one healthy`);
+    const hanging = await startReceiver(() => ({ hang: true }));
+    const healthy = await startReceiver();
+    const neighbour = await startReceiver();
+    const server = await startServer({
+      args: ['--rate-limit', '1000000/1m', '--allow-private-targets', '--retry-schedule', '1h', '--webhook-concurrency', String(perWebhook), '--project-concurrency', String(perProject), '--delivery-timeout', `${timeoutMs}ms`, '--delivery-lease', `${timeoutMs + 2_000}ms`],
       env: { SVC_ENCRYPTION_KEY: encryptionKey },
     });
     const form = await createForm(store);
@@ -54,21 +44,16 @@ export async function runFailingReceiverScenario(options: FailingReceiverOptions
 
     const postedAt = new Map<string, number>();
     const otherPostedAt = new Map<string, number>();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        for (let n = next++; n < options.submissions; n = next++) {
-          // Every third submission goes to the other project.
-          const [target, posted] = n % 3 === 2 ? [other, otherPostedAt] : [form, postedAt];
-          const response = await fetch(`${server!.url}/api/f/${target.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
-          const body = (await response.json()) as { ok: boolean; id?: string };
-          if (response.status !== 200 || !body.id) problems.add(`submission answered ${response.status}`);
-          else posted.set(body.id, Date.now());
-        }
-      }),
-    );
-    const neighbourArrived = await neighbour.waitFor(otherPostedAt.size, undefined, 120_000).catch(() => neighbour!.requests);
-    const arrived = [...(await healthy.waitFor(postedAt.size, undefined, 120_000).catch(() => healthy!.requests)), ...neighbourArrived];
+    await runPool(options.submissions, options.concurrency, async (n) => {
+      // Every third submission goes to the other project.
+      const [target, posted] = n % 3 === 2 ? [other, otherPostedAt] : [form, postedAt];
+      const response = await fetch(`${server.url}/api/f/${target.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+      const body = (await response.json()) as { ok: boolean; id?: string };
+      if (response.status !== 200 || !body.id) problems.add(`submission answered ${response.status}`);
+      else posted.set(body.id, Date.now());
+    });
+    const neighbourArrived = await neighbour.waitFor(otherPostedAt.size, undefined, 120_000).catch(() => neighbour.requests);
+    const arrived = [...(await healthy.waitFor(postedAt.size, undefined, 120_000).catch(() => healthy.requests)), ...neighbourArrived];
     for (const [id, at] of otherPostedAt) postedAt.set(id, at);
     const latencies: number[] = [];
     const otherLatencies: number[] = [];
@@ -83,24 +68,9 @@ export async function runFailingReceiverScenario(options: FailingReceiverOptions
     const firstHang = hanging.requests[0]?.receivedAt;
     const early = firstHang === undefined ? 0 : hanging.requests.filter((request) => request.receivedAt < firstHang + timeoutMs - 1_000).length;
     if (early > perProject) problems.add(`the hanging receiver held ${early} requests at once (its project's share is ${perProject})`);
-    latencies.sort((a, b) => a - b);
-    otherLatencies.sort((a, b) => a - b);
-    const quantile = (list: number[], q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
-    const at = (q: number) => quantile(latencies, q);
-    log(`  healthy deliveries of the hanging receivers' project p50 ${at(0.5)} ms, p99 ${at(0.99)} ms; of the other project p50 ${quantile(otherLatencies, 0.5)} ms, p99 ${quantile(otherLatencies, 0.99)} ms; the hanging receiver held ${early} at once`);
-    return {
-      scenario: 'failing-receiver',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { submissions: postedAt.size, delivered: arrived.length, 'same project p50 ms': at(0.5), 'same project p99 ms': at(0.99), 'other project p50 ms': quantile(otherLatencies, 0.5), 'other project p99 ms': quantile(otherLatencies, 0.99), 'hanging held': early },
-      problems: problems.list(),
-    };
-  } finally {
-    await hanging?.close();
-    await healthy?.close();
-    await neighbour?.close();
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    const at = quantiles(latencies);
+    const otherAt = quantiles(otherLatencies);
+    log(`  healthy deliveries of the hanging receivers' project p50 ${at(0.5)} ms, p99 ${at(0.99)} ms; of the other project p50 ${otherAt(0.5)} ms, p99 ${otherAt(0.99)} ms; the hanging receiver held ${early} at once`);
+    return { submissions: postedAt.size, delivered: arrived.length, 'same project p50 ms': at(0.5), 'same project p99 ms': at(0.99), 'other project p50 ms': otherAt(0.5), 'other project p99 ms': otherAt(0.99), 'hanging held': early };
+  });
 }

@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type BackendName, createBackend, createForm, request, residentBytes, sampleResident, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, request, residentBytes, sampleResident } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface LargeUploadsOptions {
-  readonly backend: BackendName;
+export interface LargeUploadsOptions extends ScenarioOptions {
   /** Uploads sent at once. */
   readonly concurrent: number;
   /** Size of each file, in MiB (within the server's limits). */
   readonly fileMiB: number;
-  readonly log?: Log;
 }
 
 const MiB = 1024 * 1024;
@@ -20,19 +19,13 @@ const MiB = 1024 * 1024;
  * the check fails when it grows by half of them or more (holding every upload in memory
  * until commit grew it by all of them and more). Every file must be stored exactly.
  */
-export async function runLargeUploadsScenario(options: LargeUploadsOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  let server: SvcProcess | null = null;
-  const inFlight = options.concurrent * options.fileMiB * MiB;
-  log(`large uploads on ${options.backend}: ${options.concurrent} × ${options.fileMiB} MiB at once`);
-  try {
+export function runLargeUploadsScenario(options: LargeUploadsOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'large-uploads', backend: options.backend, log: options.log }, async ({ store, problems, log, startServer, stopServers }) => {
+    const inFlight = options.concurrent * options.fileMiB * MiB;
+    log(`large uploads on ${options.backend}: ${options.concurrent} × ${options.fileMiB} MiB at once`);
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
     const limit = `${options.fileMiB + 1}MiB`;
-    server = await startSvc({ args: [...backend.serverArgs, '--max-file-size', limit, '--max-multipart-body', `${options.fileMiB + 2}MiB`] });
+    const server = await startServer({ args: ['--max-file-size', limit, '--max-multipart-body', `${options.fileMiB + 2}MiB`] });
     const url = `${server.url}/api/f/${form.endpointId}`;
     const baseline = (await residentBytes(server.pid)) ?? 0;
     const sampler = sampleResident(server.pid, 50);
@@ -64,21 +57,9 @@ export async function runLargeUploadsScenario(options: LargeUploadsOptions): Pro
     }
     log(`  ${answers.filter((status) => status === 200).length}/${options.concurrent} stored; RSS ${mb(baseline)} → peak ${mb(peak)} (+${mb(growth)} for ${mb(inFlight)} in flight)`);
     if (growth >= inFlight / 2) problems.add(`MEMORY: resident memory grew by ${mb(growth)} for ${mb(inFlight)} of uploads in flight: uploads are held in memory`);
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) problems.add(`the server exited with ${exit} on SIGTERM`);
-    return {
-      scenario: 'large-uploads',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { uploads: options.concurrent, fileMiB: options.fileMiB, baselineRss: mb(baseline), peakRss: mb(peak), growth: mb(growth), inFlight: mb(inFlight) },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    await stopServers();
+    return { uploads: options.concurrent, fileMiB: options.fileMiB, baselineRss: mb(baseline), peakRss: mb(peak), growth: mb(growth), inFlight: mb(inFlight) };
+  });
 }
 
 function mb(bytes: number): string {

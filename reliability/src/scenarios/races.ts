@@ -1,15 +1,14 @@
-import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface RaceOptions {
-  readonly backend: BackendName;
+export interface RaceOptions extends ScenarioOptions {
   /** Servers sharing the store (more than one needs PostgreSQL). */
   readonly instances: number;
   /** Requests sent at once with one key. */
   readonly concurrency: number;
   /** Rounds, each with a new form and key. */
   readonly rounds: number;
-  readonly log?: Log;
 }
 
 /**
@@ -17,17 +16,11 @@ export interface RaceOptions {
  * instances), must make one submission and one event; every answer is a 200 with the same id,
  * and all but one say `idempotent-replayed: true`.
  */
-export async function runRaceScenario(options: RaceOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  const servers: SvcProcess[] = [];
-  let answers = 0;
-  log(`races on ${options.backend}: ${options.rounds} rounds of ${options.concurrency} concurrent requests with one key over ${options.instances} instance(s)`);
-  try {
-    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--rate-limit', '1000000/1h'] })))));
+export function runRaceScenario(options: RaceOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'races', backend: options.backend, instances: options.instances, log: options.log }, async ({ store, problems, log, startServers, stopServers }) => {
+    log(`races on ${options.backend}: ${options.rounds} rounds of ${options.concurrency} concurrent requests with one key over ${options.instances} instance(s)`);
+    const servers = await startServers(options.instances, { args: ['--rate-limit', '1000000/1h'] });
+    let answers = 0;
     for (let round = 0; round < options.rounds; round++) {
       const form = await createForm(store);
       const key = `race-${round}-${crypto.randomUUID()}`;
@@ -57,15 +50,8 @@ export async function runRaceScenario(options: RaceOptions): Promise<ScenarioRes
       if (events.length !== 1) problems.add(`round ${round}: ${events.length} events stored for one key`);
       if (submissions[0] && !ids.has(submissions[0].id)) problems.add(`round ${round}: the stored submission ${submissions[0].id} is not the one answered`);
     }
-    for (const server of servers.splice(0)) {
-      const exit = await server.stop();
-      if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);
-    }
+    await stopServers();
     log(`  ${answers} answers checked`);
-    return { scenario: 'races', backend: `${options.backend} × ${options.instances}`, durationMs: performance.now() - started, facts: { rounds: options.rounds, concurrency: options.concurrency, instances: options.instances, answers }, problems: problems.list() };
-  } finally {
-    for (const server of servers) await server.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    return { rounds: options.rounds, concurrency: options.concurrency, instances: options.instances, answers };
+  });
 }

@@ -1,8 +1,8 @@
-import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, runPool } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface RateLimitOptions {
-  readonly backend: BackendName;
+export interface RateLimitOptions extends ScenarioOptions {
   /** Servers sharing the store and Redis (more than one needs PostgreSQL + Redis). */
   readonly instances: number;
   /**
@@ -15,7 +15,6 @@ export interface RateLimitOptions {
   readonly requestsPerPair: number;
   /** Requests in flight at once, over all pairs and instances. */
   readonly concurrency: number;
-  readonly log?: Log;
 }
 
 const limit = 30;
@@ -28,16 +27,10 @@ const limit = 30;
  * entries in front of x-forwarded-for (a fresh random address, several, or text that is
  * not an address), as a client behind the proxy can: none of them may count.
  */
-export async function runRateLimitScenario(options: RateLimitOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  const servers: SvcProcess[] = [];
-  log(`rate limit on ${options.backend}: ${options.clients} IPs × ${options.endpoints} endpoints × ${options.requestsPerPair} requests over ${options.instances} instance(s)`);
-  try {
-    servers.push(...(await Promise.all(Array.from({ length: options.instances }, () => startSvc({ args: [...backend.serverArgs, '--trust-proxy', '--form-ip', 'full'] })))));
+export function runRateLimitScenario(options: RateLimitOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'rate-limit', backend: options.backend, instances: options.instances, log: options.log }, async ({ store, problems, log, startServers, stopServers }) => {
+    log(`rate limit on ${options.backend}: ${options.clients} IPs × ${options.endpoints} endpoints × ${options.requestsPerPair} requests over ${options.instances} instance(s)`);
+    const servers = await startServers(options.instances, { args: ['--trust-proxy', '--form-ip', 'full'] });
     const forms = await Promise.all(Array.from({ length: options.endpoints }, () => createForm(store)));
     const jobs: { client: string; form: (typeof forms)[number]; n: number }[] = [];
     for (let c = 0; c < options.clients; c++) {
@@ -47,36 +40,31 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
     jobs.sort(() => Math.random() - 0.5);
     const accepted = new Map<string, number>();
     const refused = new Map<string, number>();
-    let next = 0;
     let sent = 0;
-    await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        for (let index = next++; index < jobs.length; index = next++) {
-          const job = jobs[index]!;
-          const server = servers[sent++ % servers.length]!;
-          const pair = `${job.client}|${job.form.formId}`;
-          const response = await fetch(`${server.url}/api/f/${job.form.endpointId}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed(job.client) },
-            body: JSON.stringify({ n: job.n }),
-          });
-          const text = await response.text();
-          if (!/^"form";r=\d+;t=\d+$/.test(response.headers.get('ratelimit') ?? '')) problems.add(`answer without a valid RateLimit field: ${response.headers.get('ratelimit')}`);
-          if (response.status === 200) {
-            accepted.set(pair, (accepted.get(pair) ?? 0) + 1);
-          } else if (response.status === 429) {
-            refused.set(pair, (refused.get(pair) ?? 0) + 1);
-            const body = JSON.parse(text) as { ok: boolean; error: string; retryAfter: number };
-            const header = Number(response.headers.get('retry-after'));
-            if (body.ok !== false || body.error !== 'rate_limited' || !(body.retryAfter >= 1 && body.retryAfter <= 300) || header !== body.retryAfter) {
-              problems.add(`malformed 429: ${text} retry-after ${response.headers.get('retry-after')}`);
-            }
-          } else {
-            problems.add(`answer ${response.status} ${text.slice(0, 200)}`);
-          }
+    await runPool(jobs.length, options.concurrency, async (index) => {
+      const job = jobs[index]!;
+      const server = servers[sent++ % servers.length]!;
+      const pair = `${job.client}|${job.form.formId}`;
+      const response = await fetch(`${server.url}/api/f/${job.form.endpointId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed(job.client) },
+        body: JSON.stringify({ n: job.n }),
+      });
+      const text = await response.text();
+      if (!/^"form";r=\d+;t=\d+$/.test(response.headers.get('ratelimit') ?? '')) problems.add(`answer without a valid RateLimit field: ${response.headers.get('ratelimit')}`);
+      if (response.status === 200) {
+        accepted.set(pair, (accepted.get(pair) ?? 0) + 1);
+      } else if (response.status === 429) {
+        refused.set(pair, (refused.get(pair) ?? 0) + 1);
+        const body = JSON.parse(text) as { ok: boolean; error: string; retryAfter: number };
+        const header = Number(response.headers.get('retry-after'));
+        if (body.ok !== false || body.error !== 'rate_limited' || !(body.retryAfter >= 1 && body.retryAfter <= 300) || header !== body.retryAfter) {
+          problems.add(`malformed 429: ${text} retry-after ${response.headers.get('retry-after')}`);
         }
-      }),
-    );
+      } else {
+        problems.add(`answer ${response.status} ${text.slice(0, 200)}`);
+      }
+    });
     for (let c = 0; c < options.clients; c++) {
       for (const form of forms) {
         const client = `198.51.100.${c + 1}`;
@@ -87,24 +75,11 @@ export async function runRateLimitScenario(options: RateLimitOptions): Promise<S
         if (rows.length !== Math.min(limit, options.requestsPerPair)) problems.add(`${client} on ${form.endpointId}: ${rows.length} submissions stored (expected ${limit})`);
       }
     }
-    for (const server of servers.splice(0)) {
-      const exit = await server.stop();
-      if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);
-    }
+    await stopServers();
     const total = (map: Map<string, number>): number => [...map.values()].reduce((sum, count) => sum + count, 0);
     log(`  ${total(accepted)} accepted, ${total(refused)} refused with 429`);
-    return {
-      scenario: 'rate-limit',
-      backend: `${options.backend} × ${options.instances}`,
-      durationMs: performance.now() - started,
-      facts: { requests: jobs.length, pairs: options.clients * options.endpoints, accepted: total(accepted), refused: total(refused) },
-      problems: problems.list(),
-    };
-  } finally {
-    for (const server of servers) await server.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    return { requests: jobs.length, pairs: options.clients * options.endpoints, accepted: total(accepted), refused: total(refused) };
+  });
 }
 
 /** What a client behind the proxy can send: anything in front of the entry the proxy appends. */

@@ -1,14 +1,13 @@
-import { type BackendName, createBackend, createForm, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, quantiles, runPool } from '@svc/testkit';
+import type { ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
-export interface RetentionOptions {
-  readonly backend: BackendName;
+export interface RetentionOptions extends ScenarioOptions {
   /** Spam submissions made old, for retention to remove. */
   readonly old: number;
   /** Submissions posted while they are removed. */
   readonly load: number;
   readonly concurrency: number;
-  readonly log?: Log;
 }
 
 /**
@@ -17,16 +16,10 @@ export interface RetentionOptions {
  * clients keep posting. Every old spam submission must go, every acknowledged submission
  * must stay, and every post must answer 200. Reports the endpoint's latency meanwhile.
  */
-export async function runRetentionScenario(options: RetentionOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  let server: SvcProcess | null = null;
-  log(`retention on ${options.backend}: ${options.old} old spam submissions removed under ${options.load} new ones`);
-  try {
-    server = await startSvc({ args: [...backend.serverArgs, '--rate-limit', '1000000/1m', '--maintenance-interval', '250ms', '--retention-spam', '7d'] });
+export function runRetentionScenario(options: RetentionOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'retention', backend: options.backend, log: options.log }, async ({ store, problems, log, startServer }) => {
+    log(`retention on ${options.backend}: ${options.old} old spam submissions removed under ${options.load} new ones`);
+    const server = await startServer({ args: ['--rate-limit', '1000000/1m', '--maintenance-interval', '250ms', '--retention-spam', '7d'] });
     const form = await createForm(store);
     const url = `${server.url}/api/f/${form.endpointId}`;
     const post = async (fields: Record<string, unknown>, spam: boolean): Promise<{ id: string | null; ms: number }> => {
@@ -36,13 +29,7 @@ export async function runRetentionScenario(options: RetentionOptions): Promise<S
       if (response.status !== 200) problems.add(`submission answered ${response.status}`);
       return { id: body.id ?? null, ms: performance.now() - begin };
     };
-    const run = async (count: number, each: (n: number) => Promise<void>): Promise<void> => {
-      let next = 0;
-      await Promise.all(Array.from({ length: options.concurrency }, async () => {
-        for (let n = next++; n < count; n = next++) await each(n);
-      }));
-    };
-    await run(options.old, async (n) => {
+    await runPool(options.old, options.concurrency, async (n) => {
       await post({ n, old: true }, true);
     });
     const aged = await store.db.updateTable('submissions').set({ created_at: Date.now() - 30 * 86_400_000 }).where('form_id', '=', form.formId).where('state', '=', 'spam').executeTakeFirst();
@@ -60,7 +47,7 @@ export async function runRetentionScenario(options: RetentionOptions): Promise<S
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    await run(options.load, async (n) => {
+    await runPool(options.load, options.concurrency, async (n) => {
       const answer = await post({ n, keep: true }, false);
       if (answer.id !== null) kept.push(answer.id);
       latencies.push(answer.ms);
@@ -68,19 +55,9 @@ export async function runRetentionScenario(options: RetentionOptions): Promise<S
     if (!(await removal)) problems.add('old spam was still there two minutes later');
     const present = new Set((await store.db.selectFrom('submissions').select('id').where('form_id', '=', form.formId).execute()).map((row) => row.id));
     for (const id of kept) if (!present.has(id)) problems.add(`acknowledged submission ${id} is missing`);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+    const latency = quantiles(latencies);
+    const at = (q: number) => Math.round(latency(q));
     log(`  the endpoint answered meanwhile in p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
-    return {
-      scenario: 'retention',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { removed: Number(aged.numUpdatedRows), posted: kept.length, 'p50 ms during': at(0.5), 'p99 ms during': at(0.99) },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.kill();
-    await store.close();
-    await backend.cleanup();
-  }
+    return { removed: Number(aged.numUpdatedRows), posted: kept.length, 'p50 ms during': at(0.5), 'p99 ms during': at(0.99) };
+  });
 }
