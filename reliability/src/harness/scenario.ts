@@ -99,7 +99,7 @@ export async function withScenario<B extends ScenarioBackend = Backend>(setup: S
   try {
     try {
       // Without `make`, B is its default: the testkit's Backend.
-      const make = setup.make ?? (defaultBackend(setup.backend) as unknown as NonNullable<ScenarioSetup<B>['make']>);
+      const make = setup.make ?? (freshBackend(setup.backend) as unknown as NonNullable<ScenarioSetup<B>['make']>);
       const backend = await make(defer);
       const run = await prepare(backend, log, problems, facts, defer);
       Object.assign(facts, await body(run));
@@ -121,9 +121,10 @@ export async function withScenario<B extends ScenarioBackend = Backend>(setup: S
   return { scenario: setup.name, backend, durationMs, facts, problems: problems.list() };
 }
 
-function defaultBackend(name: BackendName): (defer: (cleanup: Cleanup) => void) => Promise<Backend> {
+/** Makes a fresh testkit backend (`createBackend`), removed at the end: the default of `make`. */
+export function freshBackend(name: BackendName, label?: string): (defer: (cleanup: Cleanup) => void) => Promise<Backend> {
   return async (defer) => {
-    const backend = await createBackend(name);
+    const backend = await createBackend(name, label);
     defer(() => backend.cleanup());
     return backend;
   };

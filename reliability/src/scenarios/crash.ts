@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import { type BackendName, createBackend, createForm, createWebhook, type FormFixture, newEncryptionKey, startReceiver, startSvc, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
+import { createForm, createWebhook, type FormFixture, newEncryptionKey, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
 import { verify, WEBHOOK_SIGNATURE_HEADER } from '@svc/webhooks';
-import { delay, ProblemList, seededRandom, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { delay, type Log, type ProblemList, seededRandom, type ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 import type { Store } from '@svc/server';
 
-export interface CrashOptions {
-  readonly backend: BackendName;
+export interface CrashOptions extends ScenarioOptions {
   /** How many times the server is killed with SIGKILL (the issue asks for at least 5). */
   readonly kills: number;
   /** Concurrent submitters. */
@@ -20,7 +20,6 @@ export interface CrashOptions {
   /** Share of submissions sent as multipart with a small file. */
   readonly fileShare?: number;
   readonly seed?: number;
-  readonly log?: Log;
 }
 
 interface Acknowledged {
@@ -42,24 +41,17 @@ const deliveryFlags = ['--allow-private-targets', '--delivery-timeout', '2s', '-
  * Afterwards: every submission that got a 200 exists exactly once (by id, and by key), each
  * stored submission has exactly one event, and every event was delivered at least once.
  */
-export async function runCrashScenario(options: CrashOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
+export function runCrashScenario(options: CrashOptions): Promise<ScenarioResult> {
   const seed = options.seed ?? Date.now() % 1_000_000;
   const random = seededRandom(seed);
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  // Bodies are kept: each delivery's signature and body are checked against the stored event.
-  const receiver = await startReceiver({ keepBodies: true });
-  const encryptionKey = newEncryptionKey();
-  let server: SvcProcess | null = null;
-  log(`crash on ${options.backend}: ${options.kills} kills, ${options.connections} submitters, up ${options.upMs[0]}–${options.upMs[1]} ms, seed ${seed}`);
-
-  try {
+  return withScenario({ name: 'crash', backend: options.backend, log: options.log }, async ({ backend, store, problems, log, startServer, stopServers, startReceiver }) => {
+    // Bodies are kept: each delivery's signature and body are checked against the stored event.
+    const receiver = await startReceiver({ keepBodies: true });
+    const encryptionKey = newEncryptionKey();
+    log(`crash on ${options.backend}: ${options.kills} kills, ${options.connections} submitters, up ${options.upMs[0]}–${options.upMs[1]} ms, seed ${seed}`);
     const form = await createForm(store, { rateLimit: { max: 1_000_000, windowSeconds: 3_600 } });
     const { secret } = await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
-    const start = (): Promise<SvcProcess> => startSvc({ args: [...backend.serverArgs, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+    const start = (): Promise<SvcProcess> => startServer({ args: deliveryFlags, env: { SVC_ENCRYPTION_KEY: encryptionKey } });
 
     // Submitters wait on `up` while the server is down.
     let markUp: (running: SvcProcess) => void = () => undefined;
@@ -116,7 +108,7 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
       }
     };
 
-    server = await start();
+    let server = await start();
     markUp(server);
     const submitters = Array.from({ length: options.connections }, (_, worker) => submitter(worker));
     for (let kill = 1; kill <= options.kills; kill++) {
@@ -135,22 +127,9 @@ export async function runCrashScenario(options: CrashOptions): Promise<ScenarioR
     await Promise.all(submitters);
 
     const facts = await check(store, form, acknowledged, receiver, secret, options, problems, log);
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) problems.add(`the last server exited with ${exit} on SIGTERM`);
-    return {
-      scenario: 'crash',
-      backend: options.backend,
-      durationMs: performance.now() - started,
-      facts: { seed, kills: options.kills, requestsSent: counts.sent, acknowledged: acknowledged.length, ...facts, replayedAnswers: counts.replayed, keyedRetriesAfterCrash: counts.retriedKeys, unansweredWithoutKey: counts.unanswered, non200Answers: counts.otherStatus },
-      problems: problems.list(),
-    };
-  } finally {
-    await server?.kill();
-    await receiver.close();
-    await store.close();
-    await backend.cleanup();
-  }
+    await stopServers();
+    return { seed, kills: options.kills, requestsSent: counts.sent, acknowledged: acknowledged.length, ...facts, replayedAnswers: counts.replayed, keyedRetriesAfterCrash: counts.retriedKeys, unansweredWithoutKey: counts.unanswered, non200Answers: counts.otherStatus };
+  });
 }
 
 async function check(

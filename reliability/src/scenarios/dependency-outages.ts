@@ -4,23 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import {
-  createBackend,
-  createForm,
-  createWebhook,
-  newEncryptionKey,
-  startPrivatePostgres,
-  startPrivateRedis,
-  startReceiver,
-  startSvc,
-  type FormFixture,
-  type PrivatePostgres,
-  type PrivateRedis,
-  type SvcProcess,
-  type WebhookReceiver,
-} from '@svc/testkit';
+import { createForm, createWebhook, newEncryptionKey, startPrivatePostgres, startPrivateRedis, type FormFixture, type PrivatePostgres, type PrivateRedis, type SvcProcess, type WebhookReceiver } from '@svc/testkit';
 import { openStore, type Store } from '@svc/server';
-import { delay, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { delay, type Log, type ScenarioResult } from '../harness/report.js';
+import { freshBackend, ScenarioSkipped, withScenario, type Cleanup, type ScenarioBackend, type ScenarioRun } from '../harness/scenario.js';
 import { countStatuses, longestMs, startSteadyLoad, type LoadOutcome, type SteadyLoad } from '../harness/steady-load.js';
 
 const run = promisify(execFile);
@@ -40,11 +27,8 @@ export interface OutageOptions {
 /** Short delivery settings, so that the scenario sees deliveries made during an outage recorded or made again. */
 const deliveryFlags = ['--allow-private-targets', '--delivery-timeout', '2s', '--delivery-lease', '5s', '--delivery-poll-interval', '500ms', '--retry-schedule', '250ms,500ms,1s,1s,1s', '--rate-limit', '1000000/1m', '--health-interval', '250ms'];
 
-/** What every outage scenario checks and reports, after the load has stopped. */
-interface Findings {
-  readonly facts: Record<string, number | string>;
-  readonly problems: ProblemList;
-}
+/** Where every outage scenario notes what it found. */
+type Findings = Pick<ScenarioRun<ScenarioBackend>, 'facts' | 'problems'>;
 
 /**
  * The checks common to every outage: the process stayed up; no request was answered
@@ -110,6 +94,27 @@ async function checkDeliveries(store: Store, receiver: WebhookReceiver, waitMs: 
   }
 }
 
+/** The scenario's own PostgreSQL cluster and Redis, never the shared servers. */
+interface OwnCluster extends ScenarioBackend {
+  readonly postgres: PrivatePostgres;
+}
+
+async function ownCluster(defer: (cleanup: Cleanup) => void): Promise<OwnCluster> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-pg-restart-'));
+  defer(() => rm(dataDir, { recursive: true, force: true }));
+  const postgres = await startPrivatePostgres();
+  defer(() => postgres.remove());
+  const redis = await startPrivateRedis();
+  defer(() => redis.stop());
+  return {
+    backend: 'postgres',
+    dataDir,
+    serverArgs: ['--data-dir', dataDir, '--database-url', postgres.url, '--redis-url', redis.url],
+    openStore: () => openStore({ dataDir, databaseUrl: postgres.url }),
+    postgres,
+  };
+}
+
 /**
  * PostgreSQL stopped under load (`pg_ctl stop -m immediate`, a crash, then `-m fast`, a
  * clean shutdown), and started again after `outageMs`, on a cluster the harness made
@@ -117,26 +122,16 @@ async function checkDeliveries(store: Store, receiver: WebhookReceiver, waitMs: 
  * up, answer 200 or 503 only, lose and duplicate nothing, and take submissions again soon
  * after PostgreSQL is back; every event is delivered.
  */
-export async function runPostgresRestartScenario(options: OutageOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const findings: Findings = { facts: {}, problems: new ProblemList() };
-  let postgres: PrivatePostgres | null = null;
-  let redis: PrivateRedis | null = null;
-  let server: SvcProcess | null = null;
-  let store: Store | null = null;
-  let receiver: WebhookReceiver | null = null;
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-pg-restart-'));
-  log(`postgres restart: own cluster, ${options.clients} clients at ${options.perSecond}/s, PostgreSQL away ${options.outageMs} ms, stopped immediate then fast`);
-  try {
-    postgres = await startPrivatePostgres();
-    redis = await startPrivateRedis();
-    store = await openStore({ dataDir, databaseUrl: postgres.url });
-    receiver = await startReceiver();
+export function runPostgresRestartScenario(options: OutageOptions): Promise<ScenarioResult> {
+  const setup = { name: 'postgres-restart', backend: 'postgres', make: ownCluster, log: options.log, errors: 'report' } as const;
+  return withScenario(setup, async ({ backend, store, facts, problems, log, startServer, stopServers, startReceiver }) => {
+    const { postgres } = backend;
+    log(`postgres restart: own cluster, ${options.clients} clients at ${options.perSecond}/s, PostgreSQL away ${options.outageMs} ms, stopped immediate then fast`);
+    const receiver = await startReceiver();
     const encryptionKey = newEncryptionKey();
     const form = await createForm(store);
-    await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir, allowPrivateTargets: true });
-    server = await startSvc({ args: ['--data-dir', dataDir, '--database-url', postgres.url, '--redis-url', redis.url, ...deliveryFlags], env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
+    await createWebhook(store, form, { url: `${receiver.url}/hook`, encryptionKey, dataDir: backend.dataDir, allowPrivateTargets: true });
+    const server = await startServer({ args: deliveryFlags, env: { SVC_ENCRYPTION_KEY: encryptionKey }, logLevel: 'info' });
     const load = startSteadyLoad({ url: `${server.url}/api/f/${form.endpointId}`, clients: options.clients, perSecond: options.perSecond, fileShare: 0.1 });
     for (const mode of ['immediate', 'fast'] as const) {
       await delay(options.steadyMs);
@@ -147,31 +142,37 @@ export async function runPostgresRestartScenario(options: OutageOptions): Promis
       await postgres.start();
       const back = performance.now();
       const recovered = await recovery(load, back, 30_000);
-      findings.facts[`${mode}: health 503 after ms`] = down ?? 'never';
-      findings.facts[`${mode}: recovered after ms`] = recovered ?? 'never';
-      if (down === null) findings.problems.add(`health did not turn 503 while PostgreSQL was stopped (${mode})`);
-      if (recovered === null) findings.problems.add(`no submission was acknowledged within 30 s of PostgreSQL's start (${mode})`);
+      facts[`${mode}: health 503 after ms`] = down ?? 'never';
+      facts[`${mode}: recovered after ms`] = recovered ?? 'never';
+      if (down === null) problems.add(`health did not turn 503 while PostgreSQL was stopped (${mode})`);
+      if (recovered === null) problems.add(`no submission was acknowledged within 30 s of PostgreSQL's start (${mode})`);
       log(`  stopped ${mode}: health 503 after ${down ?? 'never'} ms, a 200 again ${recovered ?? 'never'} ms after the start; ${load.outcomes.length - before} requests meanwhile`);
     }
     await delay(options.steadyMs);
     const outcomes = await load.stop();
-    await checkLoad(store, form, server, outcomes, findings);
-    await checkDeliveries(store, receiver, options.deliveryWaitMs, findings);
-    findings.facts['dependency log lines'] = server.stderr().split('\n').filter((line) => /database (unavailable|is back)/.test(line)).length;
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) findings.problems.add(`the server exited with ${exit} on SIGTERM`);
-  } catch (error) {
-    findings.problems.add(`the scenario failed: ${(error as Error).stack ?? String(error)}`);
-  } finally {
-    await server?.kill();
-    await store?.close().catch(() => undefined);
-    await receiver?.close();
-    await redis?.stop();
-    await postgres?.remove();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  return { scenario: 'postgres-restart', backend: 'postgres', durationMs: performance.now() - started, facts: findings.facts, problems: findings.problems.list() };
+    await checkLoad(store, form, server, outcomes, { facts, problems });
+    await checkDeliveries(store, receiver, options.deliveryWaitMs, { facts, problems });
+    facts['dependency log lines'] = server.stderr().split('\n').filter((line) => /database (unavailable|is back)/.test(line)).length;
+    await stopServers();
+  });
+}
+
+/** A database of its own on the shared PostgreSQL, and a Redis of the scenario's own. */
+interface OwnRedis extends ScenarioBackend {
+  readonly redis: PrivateRedis;
+}
+
+async function ownRedis(defer: (cleanup: Cleanup) => void): Promise<OwnRedis> {
+  const backend = await freshBackend('postgres', 'svcredis')(defer);
+  const redis = await startPrivateRedis();
+  defer(() => redis.stop());
+  return {
+    backend: 'postgres',
+    dataDir: backend.dataDir,
+    serverArgs: ['--data-dir', backend.dataDir, '--database-url', backend.databaseUrl!, '--redis-url', redis.url],
+    openStore: () => backend.openStore(),
+    redis,
+  };
 }
 
 /**
@@ -180,20 +181,13 @@ export async function runPostgresRestartScenario(options: OutageOptions): Promis
  * Redis: the longest must stay well under the freeze. Health stays 200 (submissions are
  * still stored) and names Redis; the log says when it went and came back.
  */
-export async function runRedisOutageScenario(options: OutageOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const findings: Findings = { facts: {}, problems: new ProblemList() };
-  const backend = await createBackend('postgres', 'svcredis');
-  let redis: PrivateRedis | null = null;
-  let server: SvcProcess | null = null;
-  const store = await backend.openStore();
-  log(`redis outage: own redis-server, ${options.clients} clients at ${options.perSecond}/s, frozen ${options.outageMs} ms, then killed ${options.outageMs} ms`);
-  try {
-    redis = await startPrivateRedis();
+export function runRedisOutageScenario(options: OutageOptions): Promise<ScenarioResult> {
+  const setup = { name: 'redis-outage', backend: 'postgres', make: ownRedis, log: options.log, errors: 'report' } as const;
+  return withScenario(setup, async ({ backend, store, facts, problems, log, startServer, stopServers }) => {
+    const { redis } = backend;
+    log(`redis outage: own redis-server, ${options.clients} clients at ${options.perSecond}/s, frozen ${options.outageMs} ms, then killed ${options.outageMs} ms`);
     const form = await createForm(store);
-    const args = ['--data-dir', backend.dataDir, '--database-url', backend.databaseUrl!, '--redis-url', redis.url, ...deliveryFlags];
-    server = await startSvc({ args, logLevel: 'info' });
+    const server = await startServer({ args: deliveryFlags, logLevel: 'info' });
     const load = startSteadyLoad({ url: `${server.url}/api/f/${form.endpointId}`, clients: options.clients, perSecond: options.perSecond });
     await delay(options.steadyMs);
     redis.freeze();
@@ -201,38 +195,47 @@ export async function runRedisOutageScenario(options: OutageOptions): Promise<Sc
     await delay(Math.max(0, options.outageMs - (noticed ?? options.outageMs)));
     redis.thaw();
     const back = await healthTurns(server, (_status, body) => body.checks?.['redis'] === 'ok', 30_000);
-    findings.facts['frozen: noticed after ms'] = noticed ?? 'never';
-    findings.facts['thawed: back after ms'] = back ?? 'never';
-    if (noticed === null) findings.problems.add('health never named Redis unavailable while it was frozen');
-    if (back === null) findings.problems.add('health never named Redis ok again after it was thawed');
+    facts['frozen: noticed after ms'] = noticed ?? 'never';
+    facts['thawed: back after ms'] = back ?? 'never';
+    if (noticed === null) problems.add('health never named Redis unavailable while it was frozen');
+    if (back === null) problems.add('health never named Redis ok again after it was thawed');
     await delay(options.steadyMs);
     await redis.kill();
     await delay(options.outageMs);
     await redis.restart();
     const restarted = await healthTurns(server, (_status, body) => body.checks?.['redis'] === 'ok', 30_000);
-    findings.facts['killed: back after ms'] = restarted ?? 'never';
-    if (restarted === null) findings.problems.add('health never named Redis ok again after it was restarted');
+    facts['killed: back after ms'] = restarted ?? 'never';
+    if (restarted === null) problems.add('health never named Redis ok again after it was restarted');
     await delay(options.steadyMs);
     const outcomes = await load.stop();
-    await checkLoad(store, form, server, outcomes, findings);
+    await checkLoad(store, form, server, outcomes, { facts, problems });
     const refused = outcomes.filter((outcome) => outcome.status !== 200).length;
-    if (refused > 0) findings.problems.add(`${refused} submissions were refused while only Redis was away; they should have been stored with per-instance limits`);
+    if (refused > 0) problems.add(`${refused} submissions were refused while only Redis was away; they should have been stored with per-instance limits`);
     // Frozen Redis must not hold requests: a command gives up after 250 ms.
-    if (longestMs(outcomes) > options.outageMs / 2) findings.problems.add(`the longest request took ${longestMs(outcomes)} ms: requests waited on the frozen Redis`);
+    if (longestMs(outcomes) > options.outageMs / 2) problems.add(`the longest request took ${longestMs(outcomes)} ms: requests waited on the frozen Redis`);
     const lines = server.stderr().split('\n');
-    findings.facts['redis log lines'] = lines.filter((line) => /redis (unavailable|is back)/.test(line)).length;
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) findings.problems.add(`the server exited with ${exit} on SIGTERM`);
+    facts['redis log lines'] = lines.filter((line) => /redis (unavailable|is back)/.test(line)).length;
+    await stopServers();
+  });
+}
+
+/** SQLite on a 48 MiB tmpfs of its own; skipped where mounting is not allowed. */
+interface SmallDisk extends ScenarioBackend {
+  readonly mountPoint: string;
+}
+
+async function smallDisk(defer: (cleanup: Cleanup) => void): Promise<SmallDisk> {
+  const mountPoint = await mkdtemp(join(tmpdir(), 'svc-disk-full-'));
+  defer(() => rm(mountPoint, { recursive: true, force: true }));
+  try {
+    await run('mount', ['-t', 'tmpfs', '-o', 'size=48m,mode=0700', 'tmpfs', mountPoint]);
   } catch (error) {
-    findings.problems.add(`the scenario failed: ${(error as Error).stack ?? String(error)}`);
-  } finally {
-    await server?.kill();
-    await redis?.stop();
-    await store.close();
-    await backend.cleanup();
+    throw new ScenarioSkipped('mounting a tmpfs is not allowed here', `⚠ skipping disk full: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
   }
-  return { scenario: 'redis-outage', backend: 'postgres', durationMs: performance.now() - started, facts: findings.facts, problems: findings.problems.list() };
+  defer(() => run('umount', ['-l', mountPoint]).catch(() => undefined));
+  const dataDir = join(mountPoint, 'data');
+  await mkdir(dataDir, { recursive: true });
+  return { backend: 'sqlite', dataDir, serverArgs: ['--data-dir', dataDir], openStore: () => openStore({ dataDir }), mountPoint };
 }
 
 /**
@@ -241,32 +244,16 @@ export async function runRedisOutageScenario(options: OutageOptions): Promise<Sc
  * full, nothing acknowledged lost (rows and files), the database intact. Where mounting is
  * not allowed, the scenario is skipped with a visible message.
  */
-export async function runDiskFullScenario(options: OutageOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const findings: Findings = { facts: {}, problems: new ProblemList() };
-  const mountPoint = await mkdtemp(join(tmpdir(), 'svc-disk-full-'));
-  try {
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=48m,mode=0700', 'tmpfs', mountPoint]);
-  } catch (error) {
-    await rm(mountPoint, { recursive: true, force: true });
-    log(`⚠ skipping disk full: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
-    return { scenario: 'disk-full', backend: 'sqlite', durationMs: performance.now() - started, facts: { skipped: 'mounting a tmpfs is not allowed here' }, problems: [] };
-  }
-  const dataDir = join(mountPoint, 'data');
-  let server: SvcProcess | null = null;
-  let store: Store | null = null;
-  log(`disk full: SQLite on a 48 MiB tmpfs, ${options.clients} clients at ${options.perSecond}/s with uploads, full for ${options.outageMs} ms`);
-  try {
-    await mkdir(dataDir, { recursive: true });
-    store = await openStore({ dataDir });
+export function runDiskFullScenario(options: OutageOptions): Promise<ScenarioResult> {
+  const setup = { name: 'disk-full', backend: 'sqlite', make: smallDisk, log: options.log, errors: 'report' } as const;
+  return withScenario(setup, async ({ backend, store, facts, problems, log, startServer, stopServers, closeStore, reopenStore }) => {
+    log(`disk full: SQLite on a 48 MiB tmpfs, ${options.clients} clients at ${options.perSecond}/s with uploads, full for ${options.outageMs} ms`);
     const form = await createForm(store);
-    await store.close();
-    store = null;
-    server = await startSvc({ args: ['--data-dir', dataDir, '--min-free-space', '4MiB', ...deliveryFlags], logLevel: 'info' });
+    await closeStore();
+    const server = await startServer({ args: ['--min-free-space', '4MiB', ...deliveryFlags], logLevel: 'info' });
     const load = startSteadyLoad({ url: `${server.url}/api/f/${form.endpointId}`, clients: options.clients, perSecond: options.perSecond, fileShare: 0.5, fileBytes: 64 * 1024 });
     await delay(options.steadyMs);
-    const filler = join(mountPoint, 'filler');
+    const filler = join(backend.mountPoint, 'filler');
     const chunk = Buffer.alloc(1024 * 1024, 1);
     for (;;) {
       try {
@@ -277,51 +264,41 @@ export async function runDiskFullScenario(options: OutageOptions): Promise<Scena
     }
     for (let size = 64 * 1024; size >= 512; size /= 2) await appendFile(filler, chunk.subarray(0, size)).catch(() => undefined);
     const full = await healthTurns(server, (status) => status === 503, options.outageMs);
-    findings.facts['health 503 after ms'] = full ?? 'never';
-    if (full === null) findings.problems.add('health did not turn 503 on a full disk');
+    facts['health 503 after ms'] = full ?? 'never';
+    if (full === null) problems.add('health did not turn 503 on a full disk');
     await delay(Math.max(0, options.outageMs - (full ?? options.outageMs)));
     const duringFull = load.outcomes.length;
     await rm(filler);
     const freed = performance.now();
     const recovered = await recovery(load, freed, 30_000);
     const healthy = await healthTurns(server, (status) => status === 200, 30_000);
-    findings.facts['recovered after ms'] = recovered ?? 'never';
-    findings.facts['health 200 again after ms'] = healthy ?? 'never';
-    if (recovered === null) findings.problems.add('no submission was acknowledged within 30 s of the disk being freed');
-    if (healthy === null) findings.problems.add('health did not turn 200 again within 30 s of the disk being freed');
+    facts['recovered after ms'] = recovered ?? 'never';
+    facts['health 200 again after ms'] = healthy ?? 'never';
+    if (recovered === null) problems.add('no submission was acknowledged within 30 s of the disk being freed');
+    if (healthy === null) problems.add('health did not turn 200 again within 30 s of the disk being freed');
     log(`  full: health 503 after ${full ?? 'never'} ms; ${duringFull} requests so far; a 200 again ${recovered ?? 'never'} ms after the disk was freed`);
     await delay(options.steadyMs);
     const outcomes = await load.stop();
     const alive = server.alive();
     const stderr = server.stderr();
-    const exit = await server.stop();
-    server = null;
-    if (exit !== 0) findings.problems.add(`the server exited with ${exit} on SIGTERM`);
-    store = await openStore({ dataDir });
-    await checkLoad(store, form, { alive: () => alive, stderr: () => stderr }, outcomes, findings);
-    const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(store.db);
-    findings.facts['integrity_check'] = integrity.rows.map((row) => row.integrity_check).join(', ');
-    if (findings.facts['integrity_check'] !== 'ok') findings.problems.add(`integrity_check: ${findings.facts['integrity_check']}`);
-    const files = await store.db.selectFrom('submissions').select('files').where('files', '!=', '[]').execute();
+    await stopServers();
+    const reopened = await reopenStore();
+    await checkLoad(reopened, form, { alive: () => alive, stderr: () => stderr }, outcomes, { facts, problems });
+    const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(reopened.db);
+    facts['integrity_check'] = integrity.rows.map((row) => row.integrity_check).join(', ');
+    if (facts['integrity_check'] !== 'ok') problems.add(`integrity_check: ${facts['integrity_check']}`);
+    const files = await reopened.db.selectFrom('submissions').select('files').where('files', '!=', '[]').execute();
     let missing = 0;
     for (const row of files) {
       for (const file of JSON.parse(row.files) as { sha256: string }[]) {
-        const stream = await store.files.open(file.sha256);
+        const stream = await reopened.files.open(file.sha256);
         if (stream === null) missing += 1;
         else stream.destroy();
       }
     }
-    findings.facts['stored files missing'] = missing;
-    if (missing > 0) findings.problems.add(`${missing} files of stored submissions are missing`);
-  } catch (error) {
-    findings.problems.add(`the scenario failed: ${(error as Error).stack ?? String(error)}`);
-  } finally {
-    await server?.kill();
-    await store?.close().catch(() => undefined);
-    await run('umount', ['-l', mountPoint]).catch(() => undefined);
-    await rm(mountPoint, { recursive: true, force: true });
-  }
-  return { scenario: 'disk-full', backend: 'sqlite', durationMs: performance.now() - started, facts: findings.facts, problems: findings.problems.list() };
+    facts['stored files missing'] = missing;
+    if (missing > 0) problems.add(`${missing} files of stored submissions are missing`);
+  });
 }
 
 /**
@@ -329,51 +306,39 @@ export async function runDiskFullScenario(options: OutageOptions): Promise<Scena
  * deletion may be acknowledged (it would be stored in a deleted file), health turns 503
  * within seconds, the process stays up, and the next start says it created a new store.
  */
-export async function runDataDirRemovedScenario(options: OutageOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const findings: Findings = { facts: {}, problems: new ProblemList() };
-  const backend = await createBackend('sqlite', 'svcgone');
-  let server: SvcProcess | null = null;
-  log(`data dir removed: SQLite, ${options.clients} clients at ${options.perSecond}/s, the directory deleted under load`);
-  try {
-    const store = await backend.openStore();
+export function runDataDirRemovedScenario(options: OutageOptions): Promise<ScenarioResult> {
+  const setup = { name: 'data-dir-removed', backend: 'sqlite', make: freshBackend('sqlite', 'svcgone'), log: options.log, errors: 'report' } as const;
+  return withScenario(setup, async ({ backend, store, facts, problems, log, startServer, closeStore }) => {
+    log(`data dir removed: SQLite, ${options.clients} clients at ${options.perSecond}/s, the directory deleted under load`);
     const form = await createForm(store);
-    await store.close();
-    server = await startSvc({ args: [...backend.serverArgs, ...deliveryFlags], logLevel: 'info' });
+    await closeStore();
+    const server = await startServer({ args: deliveryFlags, logLevel: 'info' });
     const load = startSteadyLoad({ url: `${server.url}/api/f/${form.endpointId}`, clients: options.clients, perSecond: options.perSecond, fileShare: 0.2 });
     await delay(options.steadyMs);
     // Uploads keep creating staged files while the tree is removed: retried until it is gone.
     await rm(backend.dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 10 });
     const removed = performance.now();
     const noticed = await healthTurns(server, (status) => status === 503, 10_000);
-    findings.facts['health 503 after ms'] = noticed ?? 'never';
-    if (noticed === null) findings.problems.add('health did not turn 503 within 10 s of the data directory being deleted');
+    facts['health 503 after ms'] = noticed ?? 'never';
+    if (noticed === null) problems.add('health did not turn 503 within 10 s of the data directory being deleted');
     await delay(options.outageMs);
     const outcomes = await load.stop();
     const after = outcomes.filter((outcome) => outcome.startedAt > removed);
     const acknowledgedAfter = after.filter((outcome) => outcome.status === 200).length;
-    findings.facts['sent after the deletion'] = after.length;
-    findings.facts['acknowledged after the deletion'] = acknowledgedAfter;
-    findings.facts['answers after the deletion'] = countStatuses(after);
-    findings.facts['longest request ms'] = longestMs(outcomes);
-    if (acknowledgedAfter > 0) findings.problems.add(`${acknowledgedAfter} submissions were acknowledged into the deleted database`);
-    for (const outcome of after) if (outcome.status !== 503) findings.problems.add(`a request after the deletion was answered ${outcome.status}`, `status ${outcome.status}`);
-    findings.facts['stayed up'] = server.alive() ? 'yes' : 'no';
-    if (!server.alive()) findings.problems.add('the server process exited after the data directory was deleted');
-    findings.facts['log lines'] = server.stderr().split('\n').filter((line) => /storage (unavailable|is back)/.test(line)).length;
+    facts['sent after the deletion'] = after.length;
+    facts['acknowledged after the deletion'] = acknowledgedAfter;
+    facts['answers after the deletion'] = countStatuses(after);
+    facts['longest request ms'] = longestMs(outcomes);
+    if (acknowledgedAfter > 0) problems.add(`${acknowledgedAfter} submissions were acknowledged into the deleted database`);
+    for (const outcome of after) if (outcome.status !== 503) problems.add(`a request after the deletion was answered ${outcome.status}`, `status ${outcome.status}`);
+    facts['stayed up'] = server.alive() ? 'yes' : 'no';
+    if (!server.alive()) problems.add('the server process exited after the data directory was deleted');
+    facts['log lines'] = server.stderr().split('\n').filter((line) => /storage (unavailable|is back)/.test(line)).length;
     await server.stop();
-    server = await startSvc({ args: backend.serverArgs, logLevel: 'info' });
-    const said = server.stderr().includes(`created a new, empty store in ${backend.dataDir}`);
-    findings.facts['next start says it created a new store'] = said ? 'yes' : 'no';
-    if (!said) findings.problems.add('the start on the emptied data directory did not say it created a new store');
-    await server.stop();
-    server = null;
-  } catch (error) {
-    findings.problems.add(`the scenario failed: ${(error as Error).stack ?? String(error)}`);
-  } finally {
-    await server?.kill();
-    await backend.cleanup();
-  }
-  return { scenario: 'data-dir-removed', backend: 'sqlite', durationMs: performance.now() - started, facts: findings.facts, problems: findings.problems.list() };
+    const next = await startServer({ logLevel: 'info' });
+    const said = next.stderr().includes(`created a new, empty store in ${backend.dataDir}`);
+    facts['next start says it created a new store'] = said ? 'yes' : 'no';
+    if (!said) problems.add('the start on the emptied data directory did not say it created a new store');
+    await next.stop();
+  });
 }

@@ -1,15 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BackendName, createBackend, createForm, createWebhook, type FormFixture, newEncryptionKey, startReceiver, startSvc, type SvcProcess } from '@svc/testkit';
-import { delay, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { createForm, createWebhook, type FormFixture, newEncryptionKey, type SvcProcess } from '@svc/testkit';
+import { delay, type ProblemList, type ScenarioResult } from '../harness/report.js';
+import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 import type { Store } from '@svc/server';
 
-export interface SsrfOptions {
-  readonly backend: BackendName;
+export interface SsrfOptions extends ScenarioOptions {
   /** How long each delivery has to be attempted and refused. */
   readonly waitMs: number;
-  readonly log?: Log;
 }
 
 /** IP literals of every refused kind, in the spellings URL parsers accept. */
@@ -72,19 +71,12 @@ const deliveryFlags = ['--retry-schedule', '100ms,100ms', '--delivery-timeout', 
  * after resolution), and a redirect is never followed, even where private targets are allowed.
  * A receiver listening on the loopback address named by those URLs must get nothing.
  */
-export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioResult> {
-  const log = options.log ?? silentLog;
-  const started = performance.now();
-  const problems = new ProblemList();
-  const backend = await createBackend(options.backend);
-  const store = await backend.openStore();
-  const target = await startReceiver({ keepBodies: false });
-  const redirector = await startReceiver({ keepBodies: false });
-  const encryptionKey = newEncryptionKey();
-  const servers: SvcProcess[] = [];
-  const facts: Record<string, number> = {};
-  log(`ssrf on ${options.backend}`);
-  try {
+export function runSsrfScenario(options: SsrfOptions): Promise<ScenarioResult> {
+  return withScenario({ name: 'ssrf', backend: options.backend, log: options.log }, async ({ backend, store, problems, log, facts, startServer, stopServers, startReceiver }) => {
+    const target = await startReceiver({ keepBodies: false });
+    const redirector = await startReceiver({ keepBodies: false });
+    const encryptionKey = newEncryptionKey();
+    log(`ssrf on ${options.backend}`);
     // Two projects, so that the redirect phase's server (which allows private targets) does
     // not deliver the first phase's webhooks.
     const form = await createForm(store);
@@ -119,8 +111,8 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
     // Checking one answer and connecting with another would reach the loopback receiver.
     const rebinding = { 'rebind.ssrf.test': [['93.184.215.14'], ['127.0.0.1']] };
     const rebindingWebhook = (await webhook(`http://rebind.ssrf.test:${target.port}/hook`, false)).id;
-    const guarded = await startSvc({
-      args: [...backend.serverArgs, ...deliveryFlags],
+    const guarded = await startServer({
+      args: deliveryFlags,
       env: {
         SVC_ENCRYPTION_KEY: encryptionKey,
         SVC_RELIABILITY_FAKE_DNS: JSON.stringify(Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, entry.addresses]))),
@@ -128,56 +120,36 @@ export async function runSsrfScenario(options: SsrfOptions): Promise<ScenarioRes
       },
       nodeArgs: ['--import', pathToFileURL(preload).href],
     });
-    servers.push(guarded);
     await submit(guarded, form);
     const refusedAtDelivery = await expectRefused(store, guardedTargets, options.waitMs, problems);
     facts['refusedAtDelivery'] = refusedAtDelivery;
     facts['rebindingAttempts'] = await expectNoSuccess(store, rebindingWebhook, options.waitMs, problems);
     log(`  delivery: ${refusedAtDelivery} of ${guardedTargets.size} webhooks to private targets refused after resolution`);
-    await stopAll(servers, problems);
+    await stopServers();
 
     // 3. Redirects are not followed, even by a server that allows private targets.
     redirector.respond(() => ({ status: 302, headers: { location: `${target.url}/hook` } }));
     const metadataRedirector = await startReceiver({ keepBodies: false });
     metadataRedirector.respond(() => ({ status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }));
-    try {
-      const redirects = new Map<string, string>([
-        [(await webhookFor(redirectForm, `${redirector.url}/hook`, true)).id, `${redirector.url} → 302 to the loopback receiver`],
-        [(await webhookFor(redirectForm, `${metadataRedirector.url}/hook`, true)).id, `${metadataRedirector.url} → 307 to the metadata address`],
-      ]);
-      const lenient = await startSvc({ args: [...backend.serverArgs, ...deliveryFlags, '--allow-private-targets'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
-      servers.push(lenient);
-      await submit(lenient, redirectForm);
-      const notFollowed = await expectRedirectsNotFollowed(store, redirects, options.waitMs, problems);
-      facts['redirectsNotFollowed'] = notFollowed;
-      facts['redirectAttempts'] = redirector.requests.length + metadataRedirector.requests.length;
-      log(`  redirects: ${notFollowed} of ${redirects.size} not followed (${facts['redirectAttempts']} attempts answered with a redirect)`);
-      await stopAll(servers, problems);
-    } finally {
-      await metadataRedirector.close();
-    }
+    const redirects = new Map<string, string>([
+      [(await webhookFor(redirectForm, `${redirector.url}/hook`, true)).id, `${redirector.url} → 302 to the loopback receiver`],
+      [(await webhookFor(redirectForm, `${metadataRedirector.url}/hook`, true)).id, `${metadataRedirector.url} → 307 to the metadata address`],
+    ]);
+    const lenient = await startServer({ args: [...deliveryFlags, '--allow-private-targets'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+    await submit(lenient, redirectForm);
+    const notFollowed = await expectRedirectsNotFollowed(store, redirects, options.waitMs, problems);
+    facts['redirectsNotFollowed'] = notFollowed;
+    facts['redirectAttempts'] = redirector.requests.length + metadataRedirector.requests.length;
+    log(`  redirects: ${notFollowed} of ${redirects.size} not followed (${facts['redirectAttempts']} attempts answered with a redirect)`);
+    await stopServers();
     facts['requestsThatReachedTheLoopbackReceiver'] = target.requests.length;
     if (target.requests.length > 0) problems.add(`SSRF: the loopback receiver got ${target.requests.length} request(s): ${target.requests.map((arrival) => arrival.headers.host).join(', ')}`);
-    return { scenario: 'ssrf', backend: options.backend, durationMs: performance.now() - started, facts, problems: problems.list() };
-  } finally {
-    for (const server of servers) await server.kill();
-    await target.close();
-    await redirector.close();
-    await store.close();
-    await backend.cleanup();
-  }
+  });
 }
 
 async function submit(server: SvcProcess, form: FormFixture): Promise<void> {
   const response = await fetch(`${server.url}/api/f/${form.endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' });
   if (response.status !== 200) throw new Error(`the probe submission answered ${response.status}`);
-}
-
-async function stopAll(servers: SvcProcess[], problems: ProblemList): Promise<void> {
-  for (const server of servers.splice(0)) {
-    const exit = await server.stop();
-    if (exit !== 0) problems.add(`a server exited with ${exit} on SIGTERM`);
-  }
 }
 
 interface AttemptRow {
