@@ -179,30 +179,33 @@ async function attemptsOf(store: Store, webhooks: ReadonlyMap<string, string>, w
     .execute();
 }
 
-async function expectRefused(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList): Promise<number> {
+/**
+ * How many of `webhooks` had every attempt `as` expected, once their deliveries are final;
+ * each other one is a problem: no attempt at all, or `otherwise` with its attempts.
+ */
+async function countAttemptedAs(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList, as: (row: AttemptRow) => boolean, otherwise: (description: string) => string): Promise<number> {
   const rows = await attemptsOf(store, webhooks, waitMs);
-  let refused = 0;
+  let count = 0;
   for (const [id, description] of webhooks) {
     const attempts = rows.filter((row) => row.webhook === id);
     if (attempts.length === 0) problems.add(`no delivery attempt was recorded for ${description} within ${waitMs} ms`);
-    else if (attempts.every((row) => row.status_code === null && /^refused: .*private targets are not allowed/.test(row.error ?? ''))) refused += 1;
-    else problems.add(`SSRF: ${description} was not refused: ${JSON.stringify(attempts)}`);
+    else if (attempts.every(as)) count += 1;
+    else problems.add(`${otherwise(description)}: ${JSON.stringify(attempts)}`);
   }
-  return refused;
+  return count;
+}
+
+function expectRefused(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList): Promise<number> {
+  const refused = (row: AttemptRow) => row.status_code === null && /^refused: .*private targets are not allowed/.test(row.error ?? '');
+  return countAttemptedAs(store, webhooks, waitMs, problems, refused, (description) => `SSRF: ${description} was not refused`);
 }
 
 async function expectRedirectsNotFollowed(store: Store, webhooks: ReadonlyMap<string, string>, waitMs: number, problems: ProblemList): Promise<number> {
-  const rows = await attemptsOf(store, webhooks, waitMs);
-  let notFollowed = 0;
-  for (const [id, description] of webhooks) {
-    const attempts = rows.filter((row) => row.webhook === id);
-    if (attempts.length === 0) problems.add(`no delivery attempt was recorded for ${description} within ${waitMs} ms`);
-    else if (attempts.every((row) => row.status_code !== null && row.status_code >= 300 && row.status_code < 400 && /redirects are not followed/.test(row.error ?? ''))) notFollowed += 1;
-    else problems.add(`${description}: ${JSON.stringify(attempts)}`);
-  }
+  const notFollowed = (row: AttemptRow) => row.status_code !== null && row.status_code >= 300 && row.status_code < 400 && /redirects are not followed/.test(row.error ?? '');
+  const count = await countAttemptedAs(store, webhooks, waitMs, problems, notFollowed, (description) => description);
   const succeeded = await store.db.selectFrom('deliveries').select('id').where('webhook_id', 'in', [...webhooks.keys()]).where('status', '=', 'succeeded').execute();
   if (succeeded.length > 0) problems.add(`${succeeded.length} redirected deliveries were marked succeeded`);
-  return notFollowed;
+  return count;
 }
 
 /** The rebinding webhook's deliveries: attempted (refused, or failed on the public address), never succeeded. */
