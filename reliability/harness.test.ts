@@ -37,9 +37,9 @@ describe('the scenario harness', () => {
   });
 
   it('reports an error as a problem in report mode, keeping the facts found before it', async () => {
-    const result = await withScenario({ name: 'outage', backend: 'sqlite', errors: 'report' }, async ({ facts }) => {
+    const result = await withScenario({ name: 'outage', backend: 'sqlite', errors: 'report' }, ({ facts }) => {
       facts['before'] = 1;
-      throw new Error('the dependency never came back');
+      return Promise.reject(new Error('the dependency never came back'));
     });
     expect(result.facts).toEqual({ before: 1 });
     expect(result.problems).toEqual([expect.stringContaining('the scenario failed: Error: the dependency never came back')]);
