@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import { flagKey, serveFlags } from '@svc/server/serve-flags';
 import { defineCommand, type FlagSpec } from '../../command.js';
-import { serveHelp } from './outline.js';
+import { serveHelp } from './help.js';
 import { runServe } from './run.js';
 
 // One table of flags, environment variables, defaults and parsers, shared with the server

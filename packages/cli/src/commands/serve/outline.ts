@@ -1,4 +1,5 @@
 import { defineCommand, type CommandContext } from '../../command.js';
+import { serveHelp } from './help.js';
 
 /**
  * `svc serve` as every start of `svc` knows it: its name and help, without its flags. The
@@ -6,21 +7,6 @@ import { defineCommand, type CommandContext } from '../../command.js';
  * of the server: main() loads them (`./commands.ts`) only when the command line names
  * `serve`, so other commands start without the server.
  */
-export const serveHelp = {
-  name: 'serve',
-  summary: 'run the server: form endpoint, webhook delivery, CLI API',
-  description: `Run the server. With no flags it uses the embedded SQLite database under ./.svc.
-Every flag can also be given as the environment variable shown.
-SVC_ENCRYPTION_KEY (base64 of 32 bytes) encrypts webhook signing secrets; without it the key
-is <data-dir>/encryption.key. Instances that share a database must share SVC_ENCRYPTION_KEY.`,
-  examples: [
-    'svc serve',
-    'svc serve --port 0 --data-dir /var/lib/svc',
-    'svc serve --database-url postgres://svc@db/svc --redis-url redis://cache:6379 --host 0.0.0.0 --trust-proxy',
-    'SVC_BOOTSTRAP_TOKEN=$(openssl rand -hex 32) svc serve --json',
-  ],
-} as const;
-
 export const serveOutline = defineCommand({
   ...serveHelp,
   // Reached only if main() did not see `serve` on the command line: then no flag was given,
