@@ -61,6 +61,16 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect(cookie).not.toMatch(/Secure/i);
   });
 
+  it('ignores a `next` that a location header cannot carry (CR/LF), signing in to /settings instead of failing', async () => {
+    const next = '/settings\r\nset-cookie: planted=1';
+    const session = new PageSession(cli.url);
+    const answer = await session.post('/login', { token: cli.adminToken, next });
+    expect([answer.status, answer.headers.get('location')]).toEqual([303, '/settings']);
+    expect(answer.headers.getSetCookie().join('\n')).not.toContain('planted');
+    const again = await session.get(`/login?next=${encodeURIComponent(next)}`);
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/settings']);
+  });
+
   it('sends the security headers on every page', async () => {
     const session = await signedIn();
     const pages = [await new PageSession(cli.url).get('/login')];

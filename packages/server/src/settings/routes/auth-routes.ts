@@ -8,9 +8,13 @@ import { sessionCookie, type SettingsRequestTools } from '../settings-tools.js';
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
 import { ErrorPage, LoginPage } from '../views/login-page.js';
 
-/** Only our own pages are places to go back to after signing in: never another site. */
+/**
+ * Only our own pages are places to go back to after signing in: never another site, and
+ * only printable ASCII (what `/login?next=` is given is a URL already percent-encoded), so
+ * the `location` header can always carry it. Anything else leads to `/settings`.
+ */
 export function safeNext(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/settings') || value.startsWith('//') || value.length > 2000) return '/settings';
+  if (typeof value !== 'string' || !value.startsWith('/settings') || value.length > 2000 || !/^[\x21-\x7e]*$/.test(value)) return '/settings';
   return value;
 }
 
