@@ -17,8 +17,14 @@ export class PageSession {
     return this.cookie !== null;
   }
 
-  async get(path: string): Promise<PageAnswer> {
-    return this.send(path, { method: 'GET' });
+  /** The session cookie as sent (`name=value`), or null when signed out. */
+  get sessionCookie(): string | null {
+    return this.cookie;
+  }
+
+  /** A GET; `cookie` replaces the session cookie with a whole `Cookie` header of the test's own. */
+  async get(path: string, options: { cookie?: string } = {}): Promise<PageAnswer> {
+    return this.send(path, { method: 'GET', ...(options.cookie === undefined ? {} : { headers: { cookie: options.cookie } }) });
   }
 
   /** Posts a form as a browser does, from our own origin unless `origin` says otherwise. */
@@ -43,14 +49,14 @@ export class PageSession {
 
   private async send(path: string, init: RequestInit): Promise<PageAnswer> {
     const headers = new Headers(init.headers);
-    if (this.cookie) headers.set('cookie', this.cookie);
+    if (this.cookie && !headers.has('cookie')) headers.set('cookie', this.cookie);
     headers.set('accept', 'text/html');
     const response = await fetch(new URL(path, this.baseUrl), { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, value] = (pair ?? '').split('=');
-      if (name === 'svc_session') this.cookie = value ? `svc_session=${value}` : null;
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) && name === 'svc_session') this.cookie = null;
+      if (name !== 'svc_session' && name !== '__Host-svc_session') continue;
+      this.cookie = value && !/max-age=0|expires=thu, 01 jan 1970/i.test(line) ? `${name}=${value}` : null;
     }
     return { status: response.status, headers: response.headers, text: await response.text() };
   }

@@ -71,6 +71,31 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect([again.status, again.headers.get('location')]).toEqual([303, '/settings']);
   });
 
+  it('treats a request carrying more than one session cookie as signed out, whichever comes first', async () => {
+    const admin = await signedIn();
+    const mine = admin.sessionCookie!;
+    expect(mine).toMatch(/^svc_session=/);
+    const tenant = await signedIn((await cli.svc(['tokens', 'create', '--workspace', 'agency', '--json'])).json<{ secret: string }>().secret);
+    const tossed = tenant.sessionCookie!;
+    expect((await admin.get('/settings/tokens', { cookie: mine })).status).toBe(200);
+    // What a preview on a sibling host sends along once it set a cookie for the parent domain.
+    for (const cookie of [`${tossed}; ${mine}`, `${mine}; ${tossed}`, `${mine}; svc_session=`, `${mine}; __Host-svc_session=x`, `theme=dark; ${mine}; ${mine}`]) {
+      const page = await admin.get('/settings/tokens', { cookie });
+      expect([page.status, page.headers.get('location')], cookie).toEqual([303, '/login?next=%2Fsettings%2Ftokens&cookies=several']);
+    }
+    // The sign-in page says why, and does not send a session it sees back to /settings: the
+    // second cookie may be scoped to /settings only, which would make a loop.
+    for (const [path, cookie] of [['/login', `${tossed}; ${mine}`], ['/login?next=%2Fsettings%2Ftokens&cookies=several', mine]] as const) {
+      const login = await admin.get(path, { cookie });
+      expect(login.status, path).toBe(200);
+      expect(login.text).toContain('more than one session cookie');
+      expect(login.text).toContain('<label for="token">Token</label>');
+    }
+    expect((await admin.get('/login?next=%2Fsettings%2Ftokens')).headers.get('location')).toBe('/settings/tokens');
+    // The session itself is untouched: with one cookie again, it is there.
+    expect((await admin.get('/settings/tokens')).status).toBe(200);
+  });
+
   it('sends the security headers on every page', async () => {
     const session = await signedIn();
     const pages = [await new PageSession(cli.url).get('/login')];

@@ -10,11 +10,12 @@ import type { RoutePlugin } from '../http/app.js';
 import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
-import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
-import { authRoutes } from './routes/auth-routes.js';
+import type { SettingsDependencies, SettingsRequestTools } from './settings-tools.js';
+import { authRoutes, severalCookiesParameter } from './routes/auth-routes.js';
 import { pageRoutes } from './routes/page-routes.js';
 import { sendPage } from './render.js';
 import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
+import { readSessionCookie, sessionCookieFor } from './session/session-cookie.js';
 import { resumeSession } from './session/session-store.js';
 import { ErrorPage } from './views/login-page.js';
 
@@ -33,9 +34,6 @@ export async function createSettingsArea(options: { context: OperationContext; f
   const plugin = settingsArea({ context, assets, authenticator, failures: options.failures });
   return { plugin, close: () => lastUsed.flush() };
 }
-
-
-
 
 /**
  * The settings area (docs/settings.md): server-rendered pages under `/settings` and the
@@ -62,14 +60,16 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       await scope.register(cookie);
       await scope.register(formbody, { bodyLimit: 64 * 1024 });
       scope.decorateRequest('session', null);
+      scope.decorateRequest('severalSessionCookies', false);
       scope.addHook('preValidation', refuseUnstorableInput);
 
       scope.addHook('onRequest', async (request, reply) => {
         void reply.headers(pageSecurityHeaders);
         // The stylesheet and script are the same for everyone: no session lookup for them.
         if (request.url.startsWith('/settings/assets/')) return;
-        const id = readSessionCookie(request);
-        request.session = id === null ? null : await resumeSession(context, id);
+        const cookie = readSessionCookie(request.headers.cookie, sessionCookieFor(context.urls.baseUrl).name);
+        request.session = cookie.kind === 'one' ? await resumeSession(context, cookie.id) : null;
+        request.severalSessionCookies = cookie.kind === 'several';
       });
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
@@ -93,11 +93,6 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
   };
 }
 
-function readSessionCookie(request: FastifyRequest): string | null {
-  const value = request.cookies[sessionCookie];
-  return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
 async function refuse(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, message: string): Promise<void> {
   request.log.warn({ path: request.url.split('?')[0] }, 'settings form refused: origin or CSRF token');
   await sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: request.session !== null }));
@@ -109,7 +104,10 @@ function sendErrorPage(request: FastifyRequest, reply: FastifyReply, tools: Sett
   // A dependency's failure is a 503, logged once by the dependency's health, not per page.
   const error = request.server.asUnavailable(thrown) ?? thrown;
   if (error instanceof ServiceError && error.code === 'unauthorized' && request.method === 'GET') {
-    return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
+    // A second session cookie may be scoped to /settings only (set by another site under a
+    // shared parent domain): /login is told, or it would see one session and send the person back.
+    const several = request.severalSessionCookies ? `&${severalCookiesParameter}` : '';
+    return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}${several}`).send();
   }
   const status = error instanceof ServiceError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
   if (status >= 500 && status !== 503) request.log.error({ err: error }, 'settings page failed');

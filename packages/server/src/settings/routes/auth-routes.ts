@@ -4,7 +4,8 @@ import { authFailuresName } from '../../auth/failed-authentications.js';
 import { spendLink } from '../../operations/sign-in-links.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import { redirectTo, sendPage } from '../render.js';
-import { sessionCookie, type SettingsRequestTools } from '../settings-tools.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
+import { readSessionCookie, sessionCookieFor } from '../session/session-cookie.js';
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
 import { ErrorPage, LoginPage } from '../views/login-page.js';
 
@@ -18,14 +19,21 @@ export function safeNext(value: unknown): string {
   return value;
 }
 
+/** What `/settings` adds to its redirect to `/login` when a request carried several session cookies. */
+export const severalCookiesParameter = 'cookies=several';
+
+const severalCookies =
+  'Your browser sent more than one session cookie, so none of them was trusted. Another site under the same parent domain may have set one: delete the cookies of this site and of its parent domain in your browser, then sign in again.';
+
 /** `/login` (token form), `/login/link/{secret}` (made by `svc open`) and `/logout`. */
 export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): void {
   const { context, authenticator } = tools.dependencies;
-  const secureCookie = (): boolean => context.urls.baseUrl.startsWith('https:');
+  const cookie = () => sessionCookieFor(context.urls.baseUrl);
 
   const begin = async (reply: FastifyReply, tokenId: string, next: string): Promise<FastifyReply> => {
     const id = await startSession(context, tokenId);
-    void reply.setCookie(sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie(), maxAge: sessionMaxMs / 1000 });
+    const { name, options } = cookie();
+    void reply.setCookie(name, id, { ...options, maxAge: sessionMaxMs / 1000 });
     return redirectTo(reply, next);
   };
 
@@ -41,11 +49,12 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     return false;
   };
 
-  app.get<{ Querystring: { next?: string; signedOut?: string } }>('/login', async (request, reply) => {
+  app.get<{ Querystring: { next?: string; signedOut?: string; cookies?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
-    if (request.session) return redirectTo(reply, next);
+    const several = request.severalSessionCookies || request.query.cookies === 'several';
+    if (request.session && !several) return redirectTo(reply, next);
     const message = request.query.signedOut !== undefined ? 'You are signed out.' : undefined;
-    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}) }));
+    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}), ...(several ? { error: severalCookies } : {}) }));
   });
 
   app.post<{ Body: { token?: unknown; next?: unknown } }>('/login', async (request, reply) => {
@@ -75,9 +84,10 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
   });
 
   app.post('/logout', async (request, reply) => {
-    const id = request.cookies[sessionCookie];
-    if (typeof id === 'string' && id !== '') await endSession(context, id);
-    void reply.clearCookie(sessionCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie() });
+    const { name, options } = cookie();
+    const sent = readSessionCookie(request.headers.cookie, name);
+    if (sent.kind === 'one') await endSession(context, sent.id);
+    void reply.clearCookie(name, options);
     return redirectTo(reply, '/login?signedOut');
   });
 }
