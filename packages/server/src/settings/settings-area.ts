@@ -74,8 +74,10 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
         if (!sameOrigin(request, context.urls.baseUrl)) return refuse(request, reply, tools, 'This form was sent from another site.');
-        // Signing in has no session yet; its origin check above is what protects it.
-        if (request.url === '/login') return;
+        // Signing in has no session yet: the origin check above protects the token form, and
+        // the sign-in link's form carries a token of its own (session/sign-in-form.ts).
+        const route = request.routeOptions.url;
+        if (route === '/login' || route === '/login/link/:secret') return;
         const given = (request.body as Record<string, unknown> | undefined)?.['_csrf'];
         if (!request.session || !tokensEqual(request.session.csrfToken, given)) {
           return refuse(request, reply, tools, 'This form has expired or was not sent from the settings area. Go back, reload the page and try again.');

@@ -1,3 +1,4 @@
+import type { SignInLinkHolder } from '../../operations/sign-in-links.js';
 import { Notice } from './components.js';
 import { Document, type PageFrame } from './layout.js';
 
@@ -18,6 +19,39 @@ export function LoginPage(props: { frame: PageFrame; next: string; error?: strin
               <label for="token">Token</label>
               <input id="token" name="token" type="password" autocomplete="current-password" required autofocus spellcheck={false} />
             </div>
+            <button type="submit" class="primary">
+              Sign in
+            </button>
+          </form>
+        </div>
+      </main>
+    </Document>
+  );
+}
+
+/** What opening a sign-in link shows: who would sign in, and the one button that does it. */
+export function SignInLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: SignInLinkHolder }) {
+  const { tokenName, workspace } = props.holder;
+  return (
+    <Document frame={props.frame} title="Sign in">
+      <main class="login" id="main">
+        <div class="card">
+          <h1>Sign in to svc</h1>
+          <p>
+            You are signing in as <strong>{tokenName}</strong>,{' '}
+            {workspace === null ? (
+              <>an admin token: every workspace, and the tokens.</>
+            ) : (
+              <>
+                a token of the workspace <strong>{workspace}</strong>.
+              </>
+            )}
+          </p>
+          <p class="muted">
+            This link was made by <code>svc open</code> and works once, for 5 minutes. If you did not ask for it, close this page.
+          </p>
+          <form method="post" action={props.action}>
+            <input type="hidden" name="_csrf" value={props.csrfToken} />
             <button type="submit" class="primary">
               Sign in
             </button>
