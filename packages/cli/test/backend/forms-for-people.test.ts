@@ -14,6 +14,8 @@ import {
   startCliTestServer,
   startReceiver,
   type ReceivedRequest,
+  runSvcOnTerminal,
+  terminalAvailable,
   type WebhookReceiver,
 } from '@svc/testkit';
 
@@ -327,6 +329,23 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       }
       expect((await svc(['submissions', 'show', id, '--json'])).json()).toMatchObject({ submission: { id, state: 'inbox', fields: { name: 'Private' } } });
     });
+  });
+
+  it.runIf(terminalAvailable)('exports to a terminal with the control characters of submitted data shown escaped, and exactly to a pipe or a file', async () => {
+    const sequences = 'Mallory\u001b]0;pwned\u0007\u001b[2J\u001b[H\rFake line \u202eeulav';
+    await postJson(other.url, { a: sequences });
+    const env = { SVC_API_URL: cli.url, SVC_TOKEN: cli.adminToken, SVC_CONFIG_DIR: cli.configDir };
+    for (const format of ['csv', 'ndjson']) {
+      const shown = await runSvcOnTerminal(['submissions', 'export', '--form', 'other', '--format', format], { cwd: directory, env, answers: [] });
+      expect(shown.code, shown.screen).toBe(0);
+      for (const unsafe of ['\u001b]', '\u001b[2J', '\u001b[H', '\u0007', '\u202e']) expect(shown.raw, `${format}: ${JSON.stringify(unsafe)}`).not.toContain(unsafe);
+      expect(shown.screen).toContain(format === 'csv' ? 'Mallory\\e]0;pwned\\u{7}\\e[2J\\e[H\\rFake line \\u{202e}eulav' : 'Mallory\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\\rFake line \\u{202e}eulav');
+    }
+    const piped = await svc(['submissions', 'export', '--form', 'other']);
+    expect(piped.stdout).toContain(sequences);
+    const toFile = await runSvcOnTerminal(['submissions', 'export', '--form', 'other', '--output', 'terminal-export.csv'], { cwd: directory, env, answers: [] });
+    expect(toFile.code, toFile.screen).toBe(0);
+    expect(await readFile(join(directory, 'terminal-export.csv'), 'utf8')).toContain(sequences);
   });
 
   it('exports CSV with formula cells neutralised, and exactly as submitted with --raw', async () => {
