@@ -1,6 +1,6 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/server';
@@ -15,6 +15,7 @@ import {
   startReceiver,
   type ReceivedRequest,
   runSvcOnTerminal,
+  serviceJson,
   terminalAvailable,
   type WebhookReceiver,
 } from '@svc/testkit';
@@ -283,6 +284,34 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const again = await request(contact.url, { method: 'POST', headers: { 'idempotency-key': 'erase-me' }, body: multipart({ name: 'New one' }) });
       expect((again.body as { id: string }).id).not.toBe(id);
       expect((await svc(['webhooks', 'disable', failingId])).code).toBe(0);
+    });
+
+    it('push --prune erases the submissions of a pruned form as delete does: no field left in their events, deliveries cancelled, files removed, form.submission.deleted sent', async () => {
+      const marker = `pr${randomBytes(6).toString('hex')}`;
+      const pruneDirectory = await createProject(cli, 'prune', 'site', { forms: [{ slug: 'keep' }, { slug: 'doomed' }] });
+      const inPrune = (args: string[]) => cli.svc(args, { cwd: pruneDirectory });
+      const doomed = (await inPrune(['forms', 'list', '--json'])).json<{ forms: FormInfo[] }>().forms.find((form) => form.slug === 'doomed')!;
+      expect((await inPrune(['webhooks', 'add', '--url', `${receiver.url}/hook`, '--events', 'form.*'])).code).toBe(0);
+      const failingId = (await inPrune(['webhooks', 'add', '--url', `${receiver.url}/fail`, '--events', 'form.submission.created', '--json'])).json<{ webhook: { id: string } }>().webhook.id;
+      const posted = await request(doomed.url, { method: 'POST', body: multipart({ name: `Pruned ${marker}` }, { doc: { name: 'doc.txt', content: `file of ${marker}` } }) });
+      const id = (posted.body as { id: string }).id;
+      const [original] = await receiver.waitFor(1, (request) => request.path === '/hook' && request.body.toString().includes(id));
+      await receiver.waitFor(1, (request) => request.path === '/fail' && request.body.toString().includes(id));
+
+      await writeFile(join(pruneDirectory, 'service.json'), serviceJson('prune', 'site', { forms: [{ slug: 'keep' }] }));
+      const pruned = await inPrune(['push', '--prune', '--json']);
+      expect(pruned.json()).toMatchObject({ ok: true, prunedForms: [{ slug: 'doomed', submissions: 1 }] });
+
+      const event = await store.db.selectFrom('events').select(['payload']).where('id', '=', original!.eventId).executeTakeFirstOrThrow();
+      expect(JSON.parse(event.payload)).toMatchObject({ id: original!.eventId, data: { form: { slug: 'doomed' }, submission: { id, deletedAt: expect.any(String) } } });
+      const delivery = await store.db.selectFrom('deliveries').select(['status', 'last_error']).where('event_id', '=', original!.eventId).where('webhook_id', '=', failingId).executeTakeFirstOrThrow();
+      expect(delivery).toEqual({ status: 'failed', last_error: 'cancelled: the submission was deleted' });
+      const [gone] = await receiver.waitFor(1, (request) => request.eventType === 'form.submission.deleted' && request.body.toString().includes(id));
+      expect(JSON.parse(gone!.body.toString())).toMatchObject({ data: { form: { slug: 'doomed' }, submission: { id, deletedAt: expect.any(String) } } });
+      const projectEvents = await store.db.selectFrom('events').innerJoin('projects', 'projects.id', 'events.project_id').select('events.payload').where('projects.name', '=', 'site').execute();
+      expect(projectEvents.filter((row) => row.payload.includes(marker))).toEqual([]);
+      expect(await store.files.open(sha256(`file of ${marker}`))).toBeNull();
+      expect((await inPrune(['webhooks', 'disable', failingId])).code).toBe(0);
     });
 
     it('erase --email deletes every submission of the project that holds the address, and no table or file keeps it', async () => {
