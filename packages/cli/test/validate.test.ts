@@ -120,6 +120,26 @@ describe('svc validate', () => {
     expect(onlyDocument(stdout)).toMatchObject({ ok: false, errors: [{ pointer: '', message: 'expected a comma or closing brace', line: 3, column: 3 }] });
   });
 
+  it('reports a file nested thousands of levels deep as an error at the first level too deep, exit 1, never a crash', async () => {
+    const depth = 5_000;
+    const deepArrays = `{\n  "workspace": "acme",\n  "forms": ${'['.repeat(depth)}${']'.repeat(depth)}\n}\n`;
+    const deepObjects = `{"workspace":"acme","pinpoints":{"redact":${'{"a/b":'.repeat(depth)}1${'}'.repeat(depth)}}}`;
+    const cwd = await project({ 'service.json': deepArrays, 'objects.json': deepObjects });
+    const human = await runSvc(['validate'], { cwd });
+    expect(human).toEqual({
+      code: 1,
+      stdout: `service.json:3:${12 + 63} error /forms${'/0'.repeat(63)} is nested more than 64 levels deep; a service.json needs only a few\n`,
+      stderr: '1 error in service.json\n',
+    });
+    const json = await runSvc(['validate', 'objects.json', '--json'], { cwd });
+    expect(json.code).toBe(1);
+    const column = '{"workspace":"acme","pinpoints":{"redact":'.length + '{"a/b":'.length * 62 + 1;
+    expect(onlyDocument(json.stdout)).toEqual({
+      ok: false,
+      errors: [{ pointer: `/pinpoints/redact${'/a~1b'.repeat(62)}`, message: 'is nested more than 64 levels deep; a service.json needs only a few', line: 1, column }],
+    });
+  });
+
   it('checks a file of 1,000 forms and 1,000 hostnames', async () => {
     const forms = Array.from({ length: 1000 }, (_, index) => ({ slug: `form-${index}`, name: `Form ${index}` }));
     const hostnames = Array.from({ length: 1000 }, (_, index) => `site-${index}.example.com`);

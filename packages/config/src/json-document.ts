@@ -1,6 +1,8 @@
 import { printParseErrorCode, visit, type ParseErrorCode } from 'jsonc-parser';
 import type { ConfigError, Position } from './config-error.js';
 import { childPointer, parentPointer } from './json-pointer.js';
+import { tooDeeplyNested } from './nesting-depth.js';
+import { positionAt } from './text-position.js';
 import { describeSyntaxError, type Context } from './syntax-error.js';
 
 /** Where a value starts in the text and, for an object member, where its key starts. */
@@ -40,6 +42,8 @@ export function parseJsonDocument(source: string): ParseResult {
   if (/^[ \t\r\n]*$/.test(text)) {
     return { ok: false, error: { pointer: '', message: 'the file is empty: expected a JSON object', line: 1, column: 1 } };
   }
+  const tooDeep = tooDeeplyNested(text);
+  if (tooDeep !== null) return { ok: false, error: tooDeep };
   const locations = new Map<string, NodeLocation>();
   const duplicateKeys: ConfigError[] = [];
   const stack: Frame[] = [];
@@ -132,18 +136,4 @@ function at(line: number, character: number): Position {
 function setMember(object: Record<string, unknown>, name: string, value: unknown): void {
   if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
   else object[name] = value;
-}
-
-/** 1-based line and column of `offset`; lines end at \n, \r\n or \r, as jsonc-parser counts them. */
-export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let index = 0; index < offset && index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 10 || (code === 13 && text.charCodeAt(index + 1) !== 10)) {
-      line++;
-      lineStart = index + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }

@@ -19,9 +19,14 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Launches Chromium; `hostsToHere` lists domains whose names (and every name under them)
+ * resolve to this machine, as if DNS pointed them here (e.g. `example.test`).
+ */
+export async function launchBrowser(options: { hostsToHere?: readonly string[] } = {}): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: chromiumPath, args: flags });
+  const rules = (options.hostsToHere ?? []).flatMap((domain) => [`MAP ${domain} 127.0.0.1`, `MAP *.${domain} 127.0.0.1`]);
+  return chromium.launch({ executablePath: chromiumPath, args: rules.length === 0 ? flags : [...flags, `--host-resolver-rules=${rules.join(', ')}`] });
 }
 
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

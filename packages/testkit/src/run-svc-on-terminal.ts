@@ -15,6 +15,8 @@ export interface TerminalResult {
   readonly code: number | null;
   /** Everything the terminal showed (stdout and stderr), escape sequences removed. */
   readonly screen: string;
+  /** The same bytes as the terminal got them, escape sequences and all. */
+  readonly raw: string;
 }
 
 /** Terminal escape sequences (cursor moves, colours) and carriage returns. */
@@ -39,9 +41,11 @@ export function runSvcOnTerminal(
 
   const child = spawn('script', ['-qec', `stty cols 120 rows 40; exec ${quoted}`, '/dev/null'], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
+  let raw = '';
   let searchFrom = 0;
   let next = 0;
   const onOutput = (chunk: Buffer): void => {
+    raw += chunk.toString('utf8');
     screen += chunk.toString('utf8').replace(escapes, '');
     const answer = options.answers[next];
     if (answer === undefined) return;
@@ -62,7 +66,7 @@ export function runSvcOnTerminal(
     child.on('close', (code) => {
       clearTimeout(timer);
       if (next < options.answers.length) reject(new Error(`svc never asked "${options.answers[next]!.question}"; it showed:\n${screen}`));
-      else resolve({ code, screen });
+      else resolve({ code, screen, raw });
     });
   });
 }

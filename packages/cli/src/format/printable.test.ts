@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, terminalSafe } from './printable.js';
+import { dataForTerminal, printable, terminalSafe } from './printable.js';
 
 describe('text from others shown on a terminal', () => {
   it('shows escape sequences escaped, so they cannot clear the screen or fake text', () => {
@@ -26,5 +26,12 @@ describe('every human output, checked where it is written', () => {
     expect(terminalSafe('\u001b[1mName\u001b[22m\tvalue\nnext')).toBe('\u001b[1mName\u001b[22m\tvalue\nnext');
     expect(terminalSafe('url: https://x/\u001b]52;c;ZXZpbA==\u0007')).toBe('url: https://x/\\e]52;c;ZXZpbA==\\u{7}');
     expect(terminalSafe('\u001b[2Jgone\roverwritten')).toBe('\\e[2Jgone\\roverwritten');
+  });
+});
+
+describe('an export shown on a terminal', () => {
+  it('keeps its line ends and tabs, and escapes everything else, colour sequences and lone carriage returns included', () => {
+    expect(dataForTerminal('id,name\r\n1,"two\nlines\ttab"\r\n')).toBe('id,name\r\n1,"two\nlines\ttab"\r\n');
+    expect(dataForTerminal('1,\u001b[31mred\u001b]0;title\u0007\rfake\u202e\r\n')).toBe('1,\\e[31mred\\e]0;title\\u{7}\\rfake\\u{202e}\r\n');
   });
 });

@@ -1,6 +1,6 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/server';
@@ -14,6 +14,9 @@ import {
   startCliTestServer,
   startReceiver,
   type ReceivedRequest,
+  runSvcOnTerminal,
+  serviceJson,
+  terminalAvailable,
   type WebhookReceiver,
 } from '@svc/testkit';
 
@@ -283,6 +286,34 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       expect((await svc(['webhooks', 'disable', failingId])).code).toBe(0);
     });
 
+    it('push --prune erases the submissions of a pruned form as delete does: no field left in their events, deliveries cancelled, files removed, form.submission.deleted sent', async () => {
+      const marker = `pr${randomBytes(6).toString('hex')}`;
+      const pruneDirectory = await createProject(cli, 'prune', 'site', { forms: [{ slug: 'keep' }, { slug: 'doomed' }] });
+      const inPrune = (args: string[]) => cli.svc(args, { cwd: pruneDirectory });
+      const doomed = (await inPrune(['forms', 'list', '--json'])).json<{ forms: FormInfo[] }>().forms.find((form) => form.slug === 'doomed')!;
+      expect((await inPrune(['webhooks', 'add', '--url', `${receiver.url}/hook`, '--events', 'form.*'])).code).toBe(0);
+      const failingId = (await inPrune(['webhooks', 'add', '--url', `${receiver.url}/fail`, '--events', 'form.submission.created', '--json'])).json<{ webhook: { id: string } }>().webhook.id;
+      const posted = await request(doomed.url, { method: 'POST', body: multipart({ name: `Pruned ${marker}` }, { doc: { name: 'doc.txt', content: `file of ${marker}` } }) });
+      const id = (posted.body as { id: string }).id;
+      const [original] = await receiver.waitFor(1, (request) => request.path === '/hook' && request.body.toString().includes(id));
+      await receiver.waitFor(1, (request) => request.path === '/fail' && request.body.toString().includes(id));
+
+      await writeFile(join(pruneDirectory, 'service.json'), serviceJson('prune', 'site', { forms: [{ slug: 'keep' }] }));
+      const pruned = await inPrune(['push', '--prune', '--json']);
+      expect(pruned.json()).toMatchObject({ ok: true, prunedForms: [{ slug: 'doomed', submissions: 1 }] });
+
+      const event = await store.db.selectFrom('events').select(['payload']).where('id', '=', original!.eventId).executeTakeFirstOrThrow();
+      expect(JSON.parse(event.payload)).toMatchObject({ id: original!.eventId, data: { form: { slug: 'doomed' }, submission: { id, deletedAt: expect.any(String) } } });
+      const delivery = await store.db.selectFrom('deliveries').select(['status', 'last_error']).where('event_id', '=', original!.eventId).where('webhook_id', '=', failingId).executeTakeFirstOrThrow();
+      expect(delivery).toEqual({ status: 'failed', last_error: 'cancelled: the submission was deleted' });
+      const [gone] = await receiver.waitFor(1, (request) => request.eventType === 'form.submission.deleted' && request.body.toString().includes(id));
+      expect(JSON.parse(gone!.body.toString())).toMatchObject({ data: { form: { slug: 'doomed' }, submission: { id, deletedAt: expect.any(String) } } });
+      const projectEvents = await store.db.selectFrom('events').innerJoin('projects', 'projects.id', 'events.project_id').select('events.payload').where('projects.name', '=', 'site').execute();
+      expect(projectEvents.filter((row) => row.payload.includes(marker))).toEqual([]);
+      expect(await store.files.open(sha256(`file of ${marker}`))).toBeNull();
+      expect((await inPrune(['webhooks', 'disable', failingId])).code).toBe(0);
+    });
+
     it('erase --email deletes every submission of the project that holds the address, and no table or file keeps it', async () => {
       const marker = `zq${randomBytes(6).toString('hex')}`;
       const address = `Erase.Me.${marker}@Example.com`;
@@ -327,6 +358,23 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       }
       expect((await svc(['submissions', 'show', id, '--json'])).json()).toMatchObject({ submission: { id, state: 'inbox', fields: { name: 'Private' } } });
     });
+  });
+
+  it.runIf(terminalAvailable)('exports to a terminal with the control characters of submitted data shown escaped, and exactly to a pipe or a file', async () => {
+    const sequences = 'Mallory\u001b]0;pwned\u0007\u001b[2J\u001b[H\rFake line \u202eeulav';
+    await postJson(other.url, { a: sequences });
+    const env = { SVC_API_URL: cli.url, SVC_TOKEN: cli.adminToken, SVC_CONFIG_DIR: cli.configDir };
+    for (const format of ['csv', 'ndjson']) {
+      const shown = await runSvcOnTerminal(['submissions', 'export', '--form', 'other', '--format', format], { cwd: directory, env, answers: [] });
+      expect(shown.code, shown.screen).toBe(0);
+      for (const unsafe of ['\u001b]', '\u001b[2J', '\u001b[H', '\u0007', '\u202e']) expect(shown.raw, `${format}: ${JSON.stringify(unsafe)}`).not.toContain(unsafe);
+      expect(shown.screen).toContain(format === 'csv' ? 'Mallory\\e]0;pwned\\u{7}\\e[2J\\e[H\\rFake line \\u{202e}eulav' : 'Mallory\\u001b]0;pwned\\u0007\\u001b[2J\\u001b[H\\rFake line \\u{202e}eulav');
+    }
+    const piped = await svc(['submissions', 'export', '--form', 'other']);
+    expect(piped.stdout).toContain(sequences);
+    const toFile = await runSvcOnTerminal(['submissions', 'export', '--form', 'other', '--output', 'terminal-export.csv'], { cwd: directory, env, answers: [] });
+    expect(toFile.code, toFile.screen).toBe(0);
+    expect(await readFile(join(directory, 'terminal-export.csv'), 'utf8')).toContain(sequences);
   });
 
   it('exports CSV with formula cells neutralised, and exactly as submitted with --raw', async () => {

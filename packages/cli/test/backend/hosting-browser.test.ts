@@ -62,6 +62,8 @@ describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
       const page = await context.newPage();
       const { url: link } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
       await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/settings$/);
       await page.goto(`${cli.url}/settings/hosted/site`);
       await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Deploys' }).click();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Deploys');

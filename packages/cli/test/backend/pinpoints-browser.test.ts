@@ -209,6 +209,8 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
       const tab = await staff.newPage();
       const { url: link } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
       await tab.goto(link);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL(/\/settings$/);
       await tab.goto(`${cli.url}/settings/client/site`);
       await tab.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Requests' }).click();
       expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Requests');

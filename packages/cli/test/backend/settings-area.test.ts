@@ -1,6 +1,6 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTestServer, createProject, PageSession, selectBackend, startCliTestServer } from '@svc/testkit';
+import { type CliTestServer, createProject, PageSession, selectBackend, signInForm, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 
@@ -61,6 +61,41 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect(cookie).not.toMatch(/Secure/i);
   });
 
+  it('ignores a `next` that a location header cannot carry (CR/LF), signing in to /settings instead of failing', async () => {
+    const next = '/settings\r\nset-cookie: planted=1';
+    const session = new PageSession(cli.url);
+    const answer = await session.post('/login', { token: cli.adminToken, next });
+    expect([answer.status, answer.headers.get('location')]).toEqual([303, '/settings']);
+    expect(answer.headers.getSetCookie().join('\n')).not.toContain('planted');
+    const again = await session.get(`/login?next=${encodeURIComponent(next)}`);
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/settings']);
+  });
+
+  it('treats a request carrying more than one session cookie as signed out, whichever comes first', async () => {
+    const admin = await signedIn();
+    const mine = admin.sessionCookie!;
+    expect(mine).toMatch(/^svc_session=/);
+    const tenant = await signedIn((await cli.svc(['tokens', 'create', '--workspace', 'agency', '--json'])).json<{ secret: string }>().secret);
+    const tossed = tenant.sessionCookie!;
+    expect((await admin.get('/settings/tokens', { cookie: mine })).status).toBe(200);
+    // What a preview on a sibling host sends along once it set a cookie for the parent domain.
+    for (const cookie of [`${tossed}; ${mine}`, `${mine}; ${tossed}`, `${mine}; svc_session=`, `${mine}; __Host-svc_session=x`, `theme=dark; ${mine}; ${mine}`]) {
+      const page = await admin.get('/settings/tokens', { cookie });
+      expect([page.status, page.headers.get('location')], cookie).toEqual([303, '/login?next=%2Fsettings%2Ftokens&cookies=several']);
+    }
+    // The sign-in page says why, and does not send a session it sees back to /settings: the
+    // second cookie may be scoped to /settings only, which would make a loop.
+    for (const [path, cookie] of [['/login', `${tossed}; ${mine}`], ['/login?next=%2Fsettings%2Ftokens&cookies=several', mine]] as const) {
+      const login = await admin.get(path, { cookie });
+      expect(login.status, path).toBe(200);
+      expect(login.text).toContain('more than one session cookie');
+      expect(login.text).toContain('<label for="token">Token</label>');
+    }
+    expect((await admin.get('/login?next=%2Fsettings%2Ftokens')).headers.get('location')).toBe('/settings/tokens');
+    // The session itself is untouched: with one cookie again, it is there.
+    expect((await admin.get('/settings/tokens')).status).toBe(200);
+  });
+
   it('sends the security headers on every page', async () => {
     const session = await signedIn();
     const pages = [await new PageSession(cli.url).get('/login')];
@@ -80,19 +115,62 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     }
   });
 
-  it('signs in once with an `svc open` link, and refuses the link the second time', async () => {
+  it('signs in once with an `svc open` link through its page\'s Sign in button, and refuses the link the second time', async () => {
     const open = await cli.svc(['open', '--json']);
     expect(open.code).toBe(0);
     const { url } = open.json<{ ok: boolean; url: string }>();
     expect(url).toMatch(new RegExp(`^${cli.url}/login/link/`));
     const session = new PageSession(cli.url);
-    const first = await session.get(new URL(url).pathname);
+    const first = await session.openSignInLink(url);
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe('/settings');
     expect((await session.get('/settings')).status).toBe(200);
     const again = await new PageSession(cli.url).get(new URL(url).pathname);
     expect(again.status).toBe(401);
     expect(again.text).toContain('expired or was already used');
+  });
+
+  it('shows who a link signs in as when it is opened, and never spends it with a GET', async () => {
+    const scoped = (await cli.svc(['tokens', 'create', '--name', 'Laptop of Ada', '--workspace', 'agency', '--json'])).json<{ secret: string }>().secret;
+    const { url } = (await cli.svc(['open', '--json'], { token: scoped })).json<{ url: string }>();
+    const path = new URL(url).pathname;
+    // A mail scanner, a link preview, a prefetch: each one a GET, none of them signs in.
+    for (let opening = 0; opening < 3; opening++) {
+      const scanner = await new PageSession(cli.url).get(path);
+      expect(scanner.status).toBe(200);
+      expect(scanner.headers.get('cache-control')).toBe('no-store');
+      expect(scanner.headers.getSetCookie().join('\n')).not.toContain('svc_session');
+      expect(scanner.text).toContain('<strong>Laptop of Ada</strong>');
+      expect(scanner.text).toContain('the workspace <strong>agency</strong>');
+      expect(scanner.text).toMatch(/<button type="submit" class="primary">\s*Sign in\s*<\/button>/);
+    }
+    const person = new PageSession(cli.url);
+    const signedIn = await person.openSignInLink(url);
+    expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/settings']);
+    const projects = await person.get('/settings');
+    expect(projects.status).toBe(200);
+    expect(projects.text).toContain('agency');
+    expect((await person.get('/settings/tokens')).status).toBe(403);
+  });
+
+  it('spends a link only with the form of the page that showed it: another site, or another browser\'s form, is refused (login CSRF)', async () => {
+    const { url } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
+    const path = new URL(url).pathname;
+    const attacker = new PageSession(cli.url);
+    const attackerForm = signInForm((await attacker.get(path)).text)!;
+    expect(attackerForm.action).toBe(path);
+    const victim = new PageSession(cli.url);
+    const cases = [
+      await victim.post(path, {}),
+      await victim.post(path, { _csrf: attackerForm.csrf }),
+      await attacker.post(path, { _csrf: attackerForm.csrf }, { origin: 'https://evil.example' }),
+    ];
+    expect(cases.map((answer) => answer.status)).toEqual([403, 403, 403]);
+    expect(victim.signedIn || attacker.signedIn).toBe(false);
+    // None of them spent the link: its own page's form still signs in.
+    const signedIn = await attacker.post(attackerForm.action, { _csrf: attackerForm.csrf });
+    expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/settings']);
+    expect(attacker.signedIn).toBe(true);
   });
 
   it('shows a workspace-scoped session only its own workspace: another workspace answers 404', async () => {

@@ -59,12 +59,20 @@ describe.runIf(runs)(`the settings area in Chromium on ${backend.name}`, () => {
     expect(await page.getByRole('link', { name: 'shop' }).count()).toBe(1);
   });
 
-  it('signs in once with an `svc open` link, and refuses the same link the second time', async () => {
+  it('signs in once with an `svc open` link and its Sign in button, and refuses the same link the second time', async () => {
     const { url: link } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
-    const fresh = await browser.newContext();
+    // bypassCSP only so that axe-core can be injected.
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const tab = await fresh.newPage();
-    await tab.goto(link);
-    expect(tab.url()).toBe(url('/settings'));
+    // Opening the link (what a mail scanner does too) only shows who would sign in.
+    expect((await tab.goto(link))?.status()).toBe(200);
+    expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to svc');
+    expect(await tab.getByRole('main').textContent()).toContain('an admin token');
+    expect(await seriousAccessibilityViolations(tab)).toEqual([]);
+    if (screenshotDir) await tab.screenshot({ path: `${screenshotDir}/sign-in-link.png`, fullPage: true });
+    await tab.reload();
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.waitForURL(url('/settings'));
     expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Projects');
     const other = await (await browser.newContext()).newPage();
     const again = await other.goto(link);

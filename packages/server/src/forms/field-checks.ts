@@ -1,3 +1,4 @@
+import { findUnstorable, shownText, unstorableKind, unstorableMessage } from '../lib/storable-text.js';
 import { invalidEmailMessage, isValidEmail } from './email.js';
 
 /** Field names longer than this are refused (docs/form-endpoint.md, "Limits"). */
@@ -31,6 +32,25 @@ export function checkFields(fields: Readonly<Record<string, unknown>>, inexactNu
   }
   for (const name of inexactNumbers) {
     if (name.length <= maxFieldNameLength) errors[name] = inexactNumberMessage;
+  }
+  return errors;
+}
+
+/**
+ * Fields holding text no store can keep as sent (lib/storable-text.ts): one message per
+ * field, keyed by its name with the unstorable characters shown as U+FFFD. Every posted
+ * field counts, instructions and unknown ones too: nothing public takes NUL.
+ */
+export function unstorableFieldErrors(fields: Readonly<Record<string, unknown>>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const nameKind = unstorableKind(name);
+    if (nameKind !== null) {
+      errors[shownText(name).slice(0, maxFieldNameLength)] = `field names ${unstorableMessage(nameKind)}`;
+      continue;
+    }
+    const valueKind = findUnstorable(value);
+    if (valueKind !== null) errors[name.slice(0, maxFieldNameLength)] = unstorableMessage(valueKind);
   }
   return errors;
 }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FileStore, StagedFile } from '../store/files/file-store.js';
 import type { HoldOptions } from '../store/files/held-files.js';
-import { longNameError, longNameMessage, maxFieldNameLength } from './field-checks.js';
+import { longNameError, longNameMessage, maxFieldNameLength, unstorableFieldErrors } from './field-checks.js';
 import type { FormLimits } from './limits.js';
 
 /** A file read from a multipart submission, staged but not yet permanent. */
@@ -63,6 +63,9 @@ export async function readMultipart(request: FastifyRequest, files: FileStore, l
         continue;
       }
       if (part.fieldname.length > maxFieldNameLength) throw longFieldName(part.fieldname);
+      // Text parts are checked with the other fields (field-checks.ts); a file's field name only here.
+      const unstorable = unstorableFieldErrors({ [part.fieldname]: '' });
+      if (Object.keys(unstorable).length > 0) throw new ServiceError('validation_failed', Object.values(unstorable).join('; '), { errors: unstorable });
       const { staged, head } = await stageFile(files, part.file, body, hold);
       if (part.file.truncated) {
         await staged.discard();

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodes, ServiceError, type SubmissionFile } from '@svc/protocol';
 import type { FormDirectory } from '../forms/form-directory.js';
 import { inexactNumberFields } from '../forms/exact-numbers.js';
-import { checkFields } from '../forms/field-checks.js';
+import { checkFields, unstorableFieldErrors } from '../forms/field-checks.js';
 import { honeypotName, separateInstructions, type PostInstructions } from '../forms/instructions.js';
 import { fieldsFromJson } from '../forms/json-body.js';
 import { maxIdempotencyKeyLength, type FormLimits } from '../forms/limits.js';
@@ -24,6 +24,7 @@ import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
 import { limitedAddress } from './client-address.js';
 import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
+import { refuseUnstorableInput } from './storable-input.js';
 
 export interface FormRouteServices {
   readonly store: Store;
@@ -54,6 +55,8 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
   const { limits } = services;
   app.decorateRequest('form', null);
   app.decorateRequest('inexactNumbers', null);
+  // Before the form is looked up: an endpoint id (or query) with NUL is refused as such.
+  app.addHook('onRequest', refuseUnstorableInput);
   // Only JSON and multipart are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
   // Fastify's own JSON parsing (prototype poisoning refused), with the text kept long
@@ -127,7 +130,7 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
   const { uploads } = body;
   const { fields, instructions } = separateInstructions(body.fields);
 
-  const errors = checkFields(fields, request.inexactNumbers ?? []);
+  const errors = { ...checkFields(fields, request.inexactNumbers ?? []), ...unstorableFieldErrors(body.fields) };
   if (Object.keys(errors).length > 0) {
     await Promise.all(uploads.map((upload) => upload.staged.discard()));
     const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey);

@@ -15,6 +15,7 @@ import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { limitedAddress } from './client-address.js';
 import { etagMatches } from './etag.js';
+import { refuseUnstorableInput } from './storable-input.js';
 
 export interface PinpointsRouteServices {
   readonly context: OperationContext;
@@ -45,6 +46,8 @@ const exposedHeaders = 'retry-after, ratelimit, ratelimit-policy';
  */
 export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsRouteServices): Promise<void> {
   app.decorateRequest('widgetTarget', null);
+  // Before the key or a request id is looked up: NUL in a path or query is refused as such.
+  app.addHook('onRequest', refuseUnstorableInput);
   await app.register(multipart, { throwFileSizeLimit: true });
   const admit = (request: FastifyRequest, reply: FastifyReply) => admitOrigin(request as KeyRequest, reply, services);
 

@@ -21,6 +21,13 @@ describe('input a store cannot hold', () => {
     expect(await refusal({ query: { cursor: '\u0000' } })).toBe('invalid_body: query/cursor must not contain NUL characters');
   });
 
+  it('refuses unpaired surrogates, which no backend stores as sent, in values and keys', async () => {
+    expect(await refusal({ body: { name: 'half \ud800 a pair' } })).toBe('invalid_body: body/name must not contain unpaired surrogates (text that is not Unicode)');
+    expect(await refusal({ body: { ['\udc00']: 1 } })).toBe('invalid_body: body has a key with an unpaired surrogate');
+    expect(await refusal({ params: { id: 'a\u0000' } })).toBe('invalid_body: params/id must not contain NUL characters');
+    expect(await refusal({ body: { name: 'a whole pair: \ud83d\ude00' } })).toBeNull();
+  });
+
   it('refuses input nested more than 64 levels deep without recursing', async () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 10_000; i++) deep = [deep];

@@ -1,14 +1,17 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
+import { unstorableKind, unstorableMessage } from '../lib/storable-text.js';
 
 /** Deeper input is refused before validation: nothing we accept nests this far, and deep recursion would exhaust the stack. */
 export const maxInputDepth = 64;
 
 /**
- * A `preValidation` hook for authenticated input (CLI API, settings forms): refuses with
- * 400 `invalid_body`, before any schema or database sees it, input nested deeper than
- * `maxInputDepth` and strings or keys holding NUL, which PostgreSQL's text cannot store.
+ * Refuses with 400 `invalid_body`, before any schema or database sees it, input nested
+ * deeper than `maxInputDepth` and strings or keys a store cannot hold (lib/storable-text.ts:
+ * NUL, unpaired surrogates). A `preValidation` hook for authenticated input (CLI API,
+ * settings forms); as an `onRequest` hook, where no body is read yet, it checks the path
+ * parameters and the query of the public endpoints before anything looks them up.
  */
 export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   for (const [where, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
@@ -25,16 +28,17 @@ function findProblem(root: unknown): string | null {
   while (stack.length > 0) {
     const [value, path, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return `${path} must not contain NUL characters`;
+      const kind = unstorableKind(value);
+      if (kind !== null) return `${path} ${unstorableMessage(kind)}`;
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth >= maxInputDepth) return ` is nested more than ${maxInputDepth} levels deep`;
     for (const [key, child] of Object.entries(value)) {
-      if (key.includes('\u0000')) return `${path} has a key with a NUL character`;
+      const kind = unstorableKind(key);
+      if (kind !== null) return `${path} has a key with ${kind === 'NUL' ? 'a NUL character' : 'an unpaired surrogate'}`;
       stack.push([child, `${path}/${key.slice(0, 100)}`, depth + 1]);
     }
   }
   return null;
 }
-

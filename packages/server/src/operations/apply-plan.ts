@@ -3,11 +3,13 @@ import { ServiceError } from '@svc/protocol';
 import type { ConfigChange } from '@svc/protocol/api';
 import { newEndpointId } from '../ids.js';
 import { hostnamesOwnedElsewhere, listProjectDomains, replaceProjectDomains } from '../store/queries/domains.js';
-import { deleteFormWithSubmissions, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
+import { deleteForm, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
 import { findProjectById, lockProject, updateProjectSettings } from '../store/queries/projects.js';
+import { formSubmissionEvents, formSubmissions } from '../store/queries/submission-changes.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db, Store } from '../store/store.js';
 import { planConfig } from './config-plan.js';
+import { eraseSubmissionRecord, fileHashes, type ErasureScope } from './submission-erasure.js';
 
 export interface AppliedConfig {
   readonly changes: ConfigChange[];
@@ -15,14 +17,22 @@ export interface AppliedConfig {
   readonly formsChanged: boolean;
   readonly keptSlugs: readonly string[];
   readonly pruned: readonly { slug: string; submissions: number }[];
+  /** The content hashes of the pruned submissions' files: removed once committed, unless still referred to. */
+  readonly prunedFiles: readonly string[];
 }
 
 /**
  * Makes `project` match `config`, inside the caller's transaction: settings, forms (by
  * slug; a form the file does not list is kept unless `prune`, which deletes it with its
- * submissions) and hostnames (`conflict` when another project owns one).
+ * submissions, each erased as `svc submissions delete` erases one) and hostnames
+ * (`conflict` when another project owns one).
  */
-export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceConfig, options: { prune: boolean; now: number; classifyFailure: Store['classifyFailure'] }): Promise<AppliedConfig> {
+export async function applyPlan(
+  trx: Db,
+  project: ProjectRow,
+  config: ServiceConfig,
+  options: { prune: boolean; workspaceSlug: string; now: number; classifyFailure: Store['classifyFailure'] },
+): Promise<AppliedConfig> {
   await lockProject(trx, project.id);
   const locked = await findProjectById(trx, project.id);
   const forms = await listProjectForms(trx, project.id);
@@ -61,9 +71,15 @@ export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceCon
 
   const changes = [...plan.changes];
   const pruned: { slug: string; submissions: number }[] = [];
+  const prunedFiles: string[] = [];
   if (options.prune) {
-    for (const form of plan.missingForms) {
-      const submissions = await deleteFormWithSubmissions(trx, form.id);
+    for (const missing of plan.missingForms) {
+      const form = forms.find((candidate) => candidate.id === missing.id)!;
+      const scope = { workspaceSlug: options.workspaceSlug, projectId: project.id, projectName: project.name, form: { endpointId: form.endpoint_id, slug: form.slug, name: form.name } };
+      const erased = await eraseFormSubmissions(trx, scope, form.id, options.now);
+      await deleteForm(trx, form.id);
+      prunedFiles.push(...erased.files);
+      const submissions = erased.count;
       pruned.push({ slug: form.slug, submissions });
       changes.push({
         action: 'deleted',
@@ -77,6 +93,7 @@ export async function applyPlan(trx: Db, project: ProjectRow, config: ServiceCon
     formsChanged: plan.createForms.length + plan.updateForms.length + pruned.length > 0,
     keptSlugs: options.prune ? [] : plan.missingForms.map((form) => form.slug),
     pruned,
+    prunedFiles,
   };
 }
 
@@ -86,4 +103,16 @@ function hostnameConflict(hostnames: string[], cause?: unknown): ServiceError {
       ? 'a hostname was just taken by another project; run the command again to see which'
       : `${hostnames.join(', ')} ${hostnames.length === 1 ? 'is' : 'are'} already used by another project`;
   return new ServiceError('conflict', message, { hostnames }, cause === undefined ? undefined : { cause });
+}
+
+/** Erases every submission of a form as `svc submissions delete` erases one; their file hashes, to check after the commit. */
+async function eraseFormSubmissions(trx: Db, scope: ErasureScope, formId: string, now: number): Promise<{ count: number; files: string[] }> {
+  const events = await formSubmissionEvents(trx, scope.projectId, scope.form.endpointId);
+  const submissions = await formSubmissions(trx, formId);
+  const files: string[] = [];
+  for (const submission of submissions) {
+    await eraseSubmissionRecord(trx, scope, submission, events.get(submission.id) ?? [], now);
+    files.push(...fileHashes(submission.files));
+  }
+  return { count: submissions.length, files };
 }

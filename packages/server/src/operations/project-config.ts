@@ -4,6 +4,7 @@ import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { applyPlan } from './apply-plan.js';
+import { removeUnreferencedFiles } from './submission-erasure.js';
 import { configDocument } from './config-document.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
@@ -52,11 +53,13 @@ class DryRunRollback extends Error {
 export async function applyConfig(context: OperationContext, principal: Principal, input: ApplyConfigInput): Promise<ApplyConfigResponse> {
   const config = await validateServiceConfig(input.config);
   let formsChanged = false;
+  let prunedFiles: readonly string[] = [];
   try {
     const result = await context.store.transaction(async (trx) => {
       const { workspace, project } = await projectInScope(trx, principal, input.workspace, input.project);
-      const applied = await applyPlan(trx, project, config, { prune: input.prune, now: context.now(), classifyFailure: context.store.classifyFailure });
+      const applied = await applyPlan(trx, project, config, { prune: input.prune, workspaceSlug: workspace.slug, now: context.now(), classifyFailure: context.store.classifyFailure });
       formsChanged = applied.formsChanged;
+      prunedFiles = applied.prunedFiles;
       const forms = await listProjectForms(trx, project.id);
       const listed = new Map((config.forms ?? []).map((form, index) => [form.slug, index]));
       const response: ApplyConfigResponse = {
@@ -78,6 +81,12 @@ export async function applyConfig(context: OperationContext, principal: Principa
     if (formsChanged) context.forms.invalidate();
     // Hostnames or the widget's environments may have changed: hosting re-reads them.
     if (result.changed) context.store.announceSites();
+    if (result.prunedForms.length > 0) {
+      // Pruned submissions were erased as `svc submissions delete` erases one: then their files go too.
+      context.store.announceEvents();
+      await removeUnreferencedFiles(context, prunedFiles);
+      await context.store.scrubDeleted();
+    }
     return result;
   } catch (error) {
     if (error instanceof DryRunRollback) return error.result;

@@ -53,7 +53,7 @@ export async function createProject(context: OperationContext, principal: Princi
         { workspaceId: workspace.id, name: config.project, framework: config.framework, environments: config.environments, pinpoints: {}, auto: {} },
         now,
       );
-      const applied = await applyPlan(trx, project, config, { prune: false, now, classifyFailure: context.store.classifyFailure });
+      const applied = await applyPlan(trx, project, config, { prune: false, workspaceSlug: workspace.slug, now, classifyFailure: context.store.classifyFailure });
       const stored = await findProjectById(trx, project.id);
       const response: CreateProjectResponse = {
         ok: true,

@@ -1,23 +1,14 @@
-import { ServiceError, type SubmissionFile } from '@svc/protocol';
+import { ServiceError } from '@svc/protocol';
 import type { SubmissionInfo, SubmissionState } from '@svc/protocol/api';
 import { eventPayload } from '../forms/prepare-submission.js';
 import { newId } from '../ids.js';
-import {
-  deleteSubmission as deleteSubmissionRow,
-  eraseEventCopies,
-  findProjectSubmission,
-  insertEvent,
-  setSubmissionState,
-  submissionEvents,
-  submissionsMentioning,
-  unreferencedFiles,
-  type ProjectSubmission,
-} from '../store/queries/submission-changes.js';
+import { findProjectSubmission, insertEvent, setSubmissionState, submissionEvents, submissionsMentioning, type ProjectSubmission } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
+import { eraseSubmissionRecord, fileHashes, removeUnreferencedFiles } from './submission-erasure.js';
 import { toSubmissionInfo } from './submission-info.js';
 
 export interface SubmissionInput extends ProjectInput {
@@ -126,21 +117,12 @@ function mentions(value: unknown, needle: string): boolean {
 async function eraseOne(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ id: string; form: string }> {
   const found = await context.store.transaction(async (trx) => {
     const found = await submissionInScope(trx, principal, input);
-    const now = context.now();
-    const deletedAt = isoTime(now);
-    const formRef = { id: found.form.endpointId, slug: found.form.slug, name: found.form.name };
-    const submission = { id: found.submission.id, createdAt: isoTime(found.submission.created_at), deletedAt };
-    const envelope = (id: string, type: string, createdAt: string) =>
-      JSON.stringify({ id, type, createdAt, workspace: found.workspace.slug, project: found.project.name, data: { form: formRef, submission } });
+    const scope = { workspaceSlug: found.workspace.slug, projectId: found.project.id, projectName: found.project.name, form: found.form };
     const events = await submissionEvents(trx, found.project.id, found.submission.id);
-    await eraseEventCopies(trx, events, (event) => envelope(event.id, event.type, isoTime(event.created_at)), 'cancelled: the submission was deleted', now);
-    await deleteSubmissionRow(trx, found.submission.id);
-    const eventId = newId('evt', now);
-    await insertEvent(trx, { id: eventId, projectId: found.project.id, type: 'form.submission.deleted', payload: envelope(eventId, 'form.submission.deleted', deletedAt), now });
+    await eraseSubmissionRecord(trx, scope, found.submission, events, context.now());
     return found;
   });
   context.store.announceEvents();
-  const hashes = (JSON.parse(found.submission.files) as SubmissionFile[]).map((file) => file.sha256);
-  for (const sha256 of await unreferencedFiles(context.store.db, hashes)) await context.store.files.remove(sha256);
+  await removeUnreferencedFiles(context, fileHashes(found.submission.files));
   return { id: found.submission.id, form: found.form.slug };
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
+import { unstorableFieldErrors } from '../forms/field-checks.js';
 import type { FormLimits } from '../forms/limits.js';
 import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
 import type { FileStore } from '../store/files/file-store.js';
@@ -51,9 +52,10 @@ const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 export async function readVisitorRequest(request: FastifyRequest, files: FileStore): Promise<VisitorRequest> {
   if (!request.isMultipart()) throw new ServiceError('unsupported_media_type', 'send multipart/form-data');
   const body = await readMultipart(request, files, multipartLimits);
-  const errors: Record<string, string> = {};
+  const errors: Record<string, string> = unstorableFieldErrors(body.fields);
   const text = (name: string, max: number, required = false): string | null => {
     const value = body.fields[name];
+    if (errors[name] !== undefined) return null;
     if (value === undefined) {
       if (required) errors[name] = 'is required';
       return null;

@@ -38,6 +38,12 @@ describe('where signing in may lead', () => {
       expect(safeNext(next)).toBe('/settings');
     }
   });
+
+  it('never leads anywhere with characters a location header cannot carry', () => {
+    for (const next of ['/settings\r\nset-cookie: a=b', '/settings/acme\nsite', '/settings/\u0000', '/settings/a b', '/settings/caf\u00e9', '/settings/\u2028']) {
+      expect(safeNext(next)).toBe('/settings');
+    }
+  });
 });
 
 describe('file downloads', () => {

@@ -10,11 +10,12 @@ import type { RoutePlugin } from '../http/app.js';
 import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
 import { loadSettingsAssets, type SettingsAssets } from './assets.js';
-import { sessionCookie, type SettingsDependencies, type SettingsRequestTools } from './settings-tools.js';
-import { authRoutes } from './routes/auth-routes.js';
+import type { SettingsDependencies, SettingsRequestTools } from './settings-tools.js';
+import { authRoutes, severalCookiesParameter } from './routes/auth-routes.js';
 import { pageRoutes } from './routes/page-routes.js';
 import { sendPage } from './render.js';
 import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
+import { readSessionCookie, sessionCookieFor } from './session/session-cookie.js';
 import { resumeSession } from './session/session-store.js';
 import { ErrorPage } from './views/login-page.js';
 
@@ -33,9 +34,6 @@ export async function createSettingsArea(options: { context: OperationContext; f
   const plugin = settingsArea({ context, assets, authenticator, failures: options.failures });
   return { plugin, close: () => lastUsed.flush() };
 }
-
-
-
 
 /**
  * The settings area (docs/settings.md): server-rendered pages under `/settings` and the
@@ -62,20 +60,24 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       await scope.register(cookie);
       await scope.register(formbody, { bodyLimit: 64 * 1024 });
       scope.decorateRequest('session', null);
+      scope.decorateRequest('severalSessionCookies', false);
       scope.addHook('preValidation', refuseUnstorableInput);
 
       scope.addHook('onRequest', async (request, reply) => {
         void reply.headers(pageSecurityHeaders);
         // The stylesheet and script are the same for everyone: no session lookup for them.
         if (request.url.startsWith('/settings/assets/')) return;
-        const id = readSessionCookie(request);
-        request.session = id === null ? null : await resumeSession(context, id);
+        const cookie = readSessionCookie(request.headers.cookie, sessionCookieFor(context.urls.baseUrl).name);
+        request.session = cookie.kind === 'one' ? await resumeSession(context, cookie.id) : null;
+        request.severalSessionCookies = cookie.kind === 'several';
       });
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
         if (!sameOrigin(request, context.urls.baseUrl)) return refuse(request, reply, tools, 'This form was sent from another site.');
-        // Signing in has no session yet; its origin check above is what protects it.
-        if (request.url === '/login') return;
+        // Signing in has no session yet: the origin check above protects the token form, and
+        // the sign-in link's form carries a token of its own (session/sign-in-form.ts).
+        const route = request.routeOptions.url;
+        if (route === '/login' || route === '/login/link/:secret') return;
         const given = (request.body as Record<string, unknown> | undefined)?.['_csrf'];
         if (!request.session || !tokensEqual(request.session.csrfToken, given)) {
           return refuse(request, reply, tools, 'This form has expired or was not sent from the settings area. Go back, reload the page and try again.');
@@ -93,11 +95,6 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
   };
 }
 
-function readSessionCookie(request: FastifyRequest): string | null {
-  const value = request.cookies[sessionCookie];
-  return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
 async function refuse(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, message: string): Promise<void> {
   request.log.warn({ path: request.url.split('?')[0] }, 'settings form refused: origin or CSRF token');
   await sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: request.session !== null }));
@@ -109,7 +106,10 @@ function sendErrorPage(request: FastifyRequest, reply: FastifyReply, tools: Sett
   // A dependency's failure is a 503, logged once by the dependency's health, not per page.
   const error = request.server.asUnavailable(thrown) ?? thrown;
   if (error instanceof ServiceError && error.code === 'unauthorized' && request.method === 'GET') {
-    return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
+    // A second session cookie may be scoped to /settings only (set by another site under a
+    // shared parent domain): /login is told, or it would see one session and send the person back.
+    const several = request.severalSessionCookies ? `&${severalCookiesParameter}` : '';
+    return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}${several}`).send();
   }
   const status = error instanceof ServiceError ? error.status : ((error as { statusCode?: number }).statusCode ?? 500);
   if (status >= 500 && status !== 503) request.log.error({ err: error }, 'settings page failed');

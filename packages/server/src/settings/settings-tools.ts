@@ -6,9 +6,6 @@ import type { SettingsAssets } from './assets.js';
 import type { Session } from './session/session-store.js';
 import type { PageFrame } from './views/layout.js';
 
-/** The cookie that names a settings-area session (docs/settings.md). */
-export const sessionCookie = 'svc_session';
-
 export interface SettingsDependencies {
   readonly context: OperationContext;
   readonly assets: SettingsAssets;
@@ -21,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The settings-area session, set for every `/settings` page. */
     session: Session | null;
+    /** The request carried more than one session cookie, so it has no session (docs/settings.md). */
+    severalSessionCookies: boolean;
   }
 }
 

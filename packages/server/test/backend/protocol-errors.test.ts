@@ -63,9 +63,12 @@ describe.runIf(backend.available)(`requests refused before routing on ${backend.
     expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${'x'.repeat(250)}`)))).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
   });
 
-  it('answers 404 not_found for endpoint ids with bytes no id has (PostgreSQL refuses NUL in text)', async () => {
-    for (const id of [`${form.endpointId}%00`, `${form.endpointId}%C3%A9`, '%00', `${form.endpointId}%20`]) {
+  it('answers 404 not_found for endpoint ids with bytes no id has, and 400 invalid_body for NUL (PostgreSQL refuses it in text)', async () => {
+    for (const id of [`${form.endpointId}%C3%A9`, `${form.endpointId}%20`]) {
       expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
+    }
+    for (const id of [`${form.endpointId}%00`, '%00']) {
+      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
     }
   });
 

@@ -3,6 +3,7 @@ import { cliPaths, ServiceError } from '@svc/protocol';
 import type { ContextOf } from '../../command.js';
 import { readExport } from '../../export/export-stream.js';
 import { fileSink, isBrokenPipe, streamSink } from '../../export/output-sink.js';
+import { dataForTerminal } from '../../format/printable.js';
 import { ProgressLine } from '../../export/progress-line.js';
 import { SubmissionCsv } from '@svc/protocol/api';
 import { openProject } from '../../server-call.js';
@@ -22,13 +23,15 @@ export async function exportSubmissions(context: ContextOf<typeof submissionsExp
 
   const path = options.output === undefined ? null : resolve(io.cwd, options.output);
   const sink = path === null ? streamSink(io.stdout) : fileSink(path);
+  // A terminal runs the escape sequences that submitted data may hold: there, they are shown escaped.
+  const shown = path === null && io.stdout.isTTY === true ? dataForTerminal : (text: string) => text;
   const progress = new ProgressLine(io.stderr, reader.header.count);
   const csv = options.format === 'csv' ? new SubmissionCsv(reader.header, { raw: options.raw === true }) : null;
   let count = 0;
   try {
-    if (csv) await sink.write(csv.headerRecord());
+    if (csv) await sink.write(shown(csv.headerRecord()));
     for await (const submission of reader.submissions()) {
-      await sink.write(csv ? csv.record(submission) : `${JSON.stringify(submission)}\n`);
+      await sink.write(shown(csv ? csv.record(submission) : `${JSON.stringify(submission)}\n`));
       count += 1;
       progress.update(count);
     }

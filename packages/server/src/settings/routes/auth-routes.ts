@@ -1,27 +1,40 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { authFailuresName } from '../../auth/failed-authentications.js';
-import { spendLink } from '../../operations/sign-in-links.js';
+import { describeLink, spendLink } from '../../operations/sign-in-links.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import { redirectTo, sendPage } from '../render.js';
-import { sessionCookie, type SettingsRequestTools } from '../settings-tools.js';
+import type { SettingsRequestTools } from '../settings-tools.js';
+import { readSessionCookie, sessionCookieFor } from '../session/session-cookie.js';
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
-import { ErrorPage, LoginPage } from '../views/login-page.js';
+import { clearSignInFormCookie, issueSignInFormToken, signInFormTokenValid } from '../session/sign-in-form.js';
+import { ErrorPage, LoginPage, SignInLinkPage } from '../views/login-page.js';
 
-/** Only our own pages are places to go back to after signing in: never another site. */
+/**
+ * Only our own pages are places to go back to after signing in: never another site, and
+ * only printable ASCII (what `/login?next=` is given is a URL already percent-encoded), so
+ * the `location` header can always carry it. Anything else leads to `/settings`.
+ */
 export function safeNext(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/settings') || value.startsWith('//') || value.length > 2000) return '/settings';
+  if (typeof value !== 'string' || !value.startsWith('/settings') || value.length > 2000 || !/^[\x21-\x7e]*$/.test(value)) return '/settings';
   return value;
 }
 
-/** `/login` (token form), `/login/link/{secret}` (made by `svc open`) and `/logout`. */
+/** What `/settings` adds to its redirect to `/login` when a request carried several session cookies. */
+export const severalCookiesParameter = 'cookies=several';
+
+const severalCookies =
+  'Your browser sent more than one session cookie, so none of them was trusted. Another site under the same parent domain may have set one: delete the cookies of this site and of its parent domain in your browser, then sign in again.';
+
+/** `/login` (token form), `/login/link/{secret}` (made by `svc open`: a page, then its POST) and `/logout`. */
 export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): void {
   const { context, authenticator } = tools.dependencies;
-  const secureCookie = (): boolean => context.urls.baseUrl.startsWith('https:');
+  const cookie = () => sessionCookieFor(context.urls.baseUrl);
 
   const begin = async (reply: FastifyReply, tokenId: string, next: string): Promise<FastifyReply> => {
     const id = await startSession(context, tokenId);
-    void reply.setCookie(sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie(), maxAge: sessionMaxMs / 1000 });
+    const { name, options } = cookie();
+    void reply.setCookie(name, id, { ...options, maxAge: sessionMaxMs / 1000 });
     return redirectTo(reply, next);
   };
 
@@ -37,11 +50,12 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     return false;
   };
 
-  app.get<{ Querystring: { next?: string; signedOut?: string } }>('/login', async (request, reply) => {
+  app.get<{ Querystring: { next?: string; signedOut?: string; cookies?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
-    if (request.session) return redirectTo(reply, next);
+    const several = request.severalSessionCookies || request.query.cookies === 'several';
+    if (request.session && !several) return redirectTo(reply, next);
     const message = request.query.signedOut !== undefined ? 'You are signed out.' : undefined;
-    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}) }));
+    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}), ...(several ? { error: severalCookies } : {}) }));
   });
 
   app.post<{ Body: { token?: unknown; next?: unknown } }>('/login', async (request, reply) => {
@@ -59,21 +73,42 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     }
   });
 
+  /** A link that is unknown, used, expired or whose token was revoked counts as a failed sign-in. */
+  const linkNotValid = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    await failures.record(request.clientAddress);
+    const message = 'This sign-in link has expired or was already used. Run `svc open` for a new one, or sign in with a token.';
+    return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
+  };
+
+  // Opening a link only shows who would sign in, with a button: mail scanners and link
+  // previews open links before people do, and a GET must not sign anyone in.
   app.get<{ Params: { secret: string } }>('/login/link/:secret', async (request, reply) => {
     if (!(await allowAttempt(request, reply))) return reply;
-    const tokenId = await spendLink(context, request.params.secret);
-    if (tokenId === null) {
-      await failures.record(request.clientAddress);
-      const message = 'This sign-in link has expired or was already used. Run `svc open` for a new one, or sign in with a token.';
-      return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
+    const { secret } = request.params;
+    const holder = await describeLink(context, secret);
+    if (holder === null) return linkNotValid(request, reply);
+    const csrfToken = issueSignInFormToken(request, reply, context.urls.baseUrl);
+    return sendPage(reply, 200, SignInLinkPage({ frame: tools.frame(request), action: `/login/link/${encodeURIComponent(secret)}`, csrfToken, holder }));
+  });
+
+  // The button: spends the link and starts the session, if the form came from the page above.
+  app.post<{ Params: { secret: string }; Body: { _csrf?: unknown } }>('/login/link/:secret', async (request, reply) => {
+    if (!signInFormTokenValid(request, context.urls.baseUrl, request.body?._csrf)) {
+      const message = 'This sign-in form has expired or was not sent from the sign-in page. Open the link again and press Sign in.';
+      return sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: false }));
     }
+    if (!(await allowAttempt(request, reply))) return reply;
+    const tokenId = await spendLink(context, request.params.secret);
+    if (tokenId === null) return linkNotValid(request, reply);
+    clearSignInFormCookie(reply, context.urls.baseUrl);
     return begin(reply, tokenId, '/settings');
   });
 
   app.post('/logout', async (request, reply) => {
-    const id = request.cookies[sessionCookie];
-    if (typeof id === 'string' && id !== '') await endSession(context, id);
-    void reply.clearCookie(sessionCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie() });
+    const { name, options } = cookie();
+    const sent = readSessionCookie(request.headers.cookie, name);
+    if (sent.kind === 'one') await endSession(context, sent.id);
+    void reply.clearCookie(name, options);
     return redirectTo(reply, '/login?signedOut');
   });
 }

@@ -1,47 +1,85 @@
+import type { ComponentChildren } from 'preact';
+import type { SignInLinkHolder } from '../../operations/sign-in-links.js';
 import { Notice } from './components.js';
 import { Document, type PageFrame } from './layout.js';
 
-export function LoginPage(props: { frame: PageFrame; next: string; error?: string; message?: string }) {
+/** The one centred card of the pages shown without a session: signing in, a link's page, errors. */
+function CardPage(props: { frame: PageFrame; title: string; children: ComponentChildren }) {
   return (
-    <Document frame={props.frame} title="Sign in">
+    <Document frame={props.frame} title={props.title}>
       <main class="login" id="main">
-        <div class="card">
-          <h1>Sign in to svc</h1>
-          <p class="muted">
-            Paste a token made by <code>svc tokens create</code> or printed by the first <code>svc serve</code>, or run <code>svc open</code> for a one-time link.
-          </p>
-          {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
-          {props.message ? <Notice tone="ok">{props.message}</Notice> : null}
-          <form method="post" action="/login">
-            <input type="hidden" name="next" value={props.next} />
-            <div class="field">
-              <label for="token">Token</label>
-              <input id="token" name="token" type="password" autocomplete="current-password" required autofocus spellcheck={false} />
-            </div>
-            <button type="submit" class="primary">
-              Sign in
-            </button>
-          </form>
-        </div>
+        <div class="card">{props.children}</div>
       </main>
     </Document>
+  );
+}
+
+function SignInButton() {
+  return (
+    <button type="submit" class="primary">
+      Sign in
+    </button>
+  );
+}
+
+export function LoginPage(props: { frame: PageFrame; next: string; error?: string; message?: string }) {
+  return (
+    <CardPage frame={props.frame} title="Sign in">
+      <h1>Sign in to svc</h1>
+      <p class="muted">
+        Paste a token made by <code>svc tokens create</code> or printed by the first <code>svc serve</code>, or run <code>svc open</code> for a one-time link.
+      </p>
+      {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
+      {props.message ? <Notice tone="ok">{props.message}</Notice> : null}
+      <form method="post" action="/login">
+        <input type="hidden" name="next" value={props.next} />
+        <div class="field">
+          <label for="token">Token</label>
+          <input id="token" name="token" type="password" autocomplete="current-password" required autofocus spellcheck={false} />
+        </div>
+        <SignInButton />
+      </form>
+    </CardPage>
+  );
+}
+
+/** What opening a sign-in link shows: who would sign in, and the one button that does it. */
+export function SignInLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: SignInLinkHolder }) {
+  const { tokenName, workspace } = props.holder;
+  return (
+    <CardPage frame={props.frame} title="Sign in">
+      <h1>Sign in to svc</h1>
+      <p>
+        You are signing in as <strong>{tokenName}</strong>,{' '}
+        {workspace === null ? (
+          <>an admin token: every workspace, and the tokens.</>
+        ) : (
+          <>
+            a token of the workspace <strong>{workspace}</strong>.
+          </>
+        )}
+      </p>
+      <p class="muted">
+        This link was made by <code>svc open</code> and works once, for 5 minutes. If you did not ask for it, close this page.
+      </p>
+      <form method="post" action={props.action}>
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        <SignInButton />
+      </form>
+    </CardPage>
   );
 }
 
 /** An error page for people: what went wrong, and where to go from here. */
 export function ErrorPage(props: { frame: PageFrame; status: number; title: string; message: string; signedIn: boolean }) {
   return (
-    <Document frame={props.frame} title={props.title}>
-      <main class="login" id="main">
-        <div class="card">
-          <p class="muted">Error {props.status}</p>
-          <h1>{props.title}</h1>
-          <p>{props.message}</p>
-          <a class="button" href={props.signedIn ? '/settings' : '/login'}>
-            {props.signedIn ? 'Back to your projects' : 'Sign in'}
-          </a>
-        </div>
-      </main>
-    </Document>
+    <CardPage frame={props.frame} title={props.title}>
+      <p class="muted">Error {props.status}</p>
+      <h1>{props.title}</h1>
+      <p>{props.message}</p>
+      <a class="button" href={props.signedIn ? '/settings' : '/login'}>
+        {props.signedIn ? 'Back to your projects' : 'Sign in'}
+      </a>
+    </CardPage>
   );
 }

@@ -118,10 +118,8 @@ export async function updateForm(
     .execute();
 }
 
-/** Deletes a form with its submissions and idempotency keys; returns how many submissions went. */
-export async function deleteFormWithSubmissions(db: Db, formId: string): Promise<number> {
+/** Removes a form whose submissions are gone already (operations/submission-erasure.ts), with what is left of its idempotency keys. */
+export async function deleteForm(db: Db, formId: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('form_id', '=', formId).execute();
-  const deleted = await db.deleteFrom('submissions').where('form_id', '=', formId).executeTakeFirst();
   await db.deleteFrom('forms').where('id', '=', formId).execute();
-  return Number(deleted.numDeletedRows);
 }

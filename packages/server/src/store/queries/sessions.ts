@@ -68,6 +68,21 @@ export async function insertSignInLink(db: Db, link: { idHash: string; tokenId: 
     .execute();
 }
 
+/** Who an unspent, unexpired sign-in link of a live token signs in as; it is not spent. */
+export async function findUsableSignInLink(db: Db, idHash: string, now: number): Promise<{ tokenName: string; workspaceSlug: string | null; expiresAt: number } | undefined> {
+  const row = await db
+    .selectFrom('sign_in_links')
+    .innerJoin('tokens', 'tokens.id', 'sign_in_links.token_id')
+    .leftJoin('workspaces', 'workspaces.id', 'tokens.workspace_id')
+    .select(['tokens.name', 'workspaces.slug', 'sign_in_links.expires_at'])
+    .where('sign_in_links.id_hash', '=', idHash)
+    .where('sign_in_links.used_at', 'is', null)
+    .where('sign_in_links.expires_at', '>', now)
+    .where('tokens.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { tokenName: row.name, workspaceSlug: row.slug, expiresAt: Number(row.expires_at) } : undefined;
+}
+
 /**
  * Spends a sign-in link: marks it used if it is unused, unexpired and its token is live, in
  * one statement, so two concurrent openings cannot both succeed. Returns its token id.

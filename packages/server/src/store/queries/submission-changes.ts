@@ -57,6 +57,36 @@ export async function submissionEvents(db: Db, projectId: string, submissionId: 
     .map(({ id, type, created_at }) => ({ id, type, created_at }));
 }
 
+/** The submissions of a form, oldest first: what pruning the form erases. */
+export async function formSubmissions(db: Db, formId: string): Promise<{ id: string; created_at: number; files: string }[]> {
+  const rows = await db.selectFrom('submissions').select(['id', 'created_at', 'files']).where('form_id', '=', formId).orderBy('created_at').orderBy('id').execute();
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
+}
+
+/**
+ * The project's events that carry a submission of the form with this endpoint id, by
+ * submission id: found by text, confirmed on the parsed payload, as `submissionEvents`.
+ */
+export async function formSubmissionEvents(db: Db, projectId: string, endpointId: string): Promise<Map<string, { id: string; type: string; created_at: number }[]>> {
+  const candidates = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload', 'created_at'])
+    .where('project_id', '=', projectId)
+    .where('type', 'in', ['form.submission.created', 'form.submission.spam'])
+    .where('payload', 'like', `%${endpointId}%`)
+    .execute();
+  const bySubmission = new Map<string, { id: string; type: string; created_at: number }[]>();
+  for (const event of candidates) {
+    const data = (JSON.parse(event.payload) as { data?: { form?: { id?: unknown }; submission?: { id?: unknown } } }).data;
+    const submissionId = data?.submission?.id;
+    if (data?.form?.id !== endpointId || typeof submissionId !== 'string') continue;
+    const list = bySubmission.get(submissionId) ?? [];
+    list.push({ id: event.id, type: event.type, created_at: Number(event.created_at) });
+    bySubmission.set(submissionId, list);
+  }
+  return bySubmission;
+}
+
 /**
  * Erases what the events kept of a submission: each payload becomes `tombstone(event)`,
  * pending deliveries of them fail without another attempt, and the answers kept from
