@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentType } from 'mime-types';
 import parseRange from 'range-parser';
-import { candidatePaths, isContentHashed } from '../hosting/site-paths.js';
+import { cacheControl, candidatePaths } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { HeldContents, maxHeldFileBytes } from '../hosting/held-contents.js';
 import { siteHostname } from '../hosting/hosted-sites.js';
@@ -82,7 +82,7 @@ async function serveFile(
   void reply
     .header('content-type', type)
     .header('x-content-type-options', 'nosniff')
-    .header('cache-control', status === 404 ? 'no-cache' : isContentHashed(file.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+    .header('cache-control', status === 404 ? 'no-cache' : cacheControl(file.path, type));
 
   const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await caches.widgetTags.tagFor(target.projectId, target.environment) : null;
   if (widgetTag !== null) return sendWithWidget(caches.contents, request, reply, file, status, widgetTag);
