@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { Metrics } from './observability/metrics.js';
+import { releaseContents, sweepContents } from './operations/stored-contents.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
 import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSubmissions } from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
-import { unreferencedFiles } from './store/queries/submission-changes.js';
 import type { Store } from './store/store.js';
 
 export interface MaintenanceOptions {
@@ -18,6 +18,8 @@ export interface MaintenanceOptions {
   readonly retentionSpamMs: number;
   /** A webhook whose attempts all failed for this long is disabled. */
   readonly webhookFailureWindowMs: number;
+  /** Stored contents nothing holds are removed once last stored this long ago (the sweep's grace). */
+  readonly sweepGraceMs: number;
   readonly logger: Logger;
   readonly metrics?: Metrics;
 }
@@ -37,7 +39,7 @@ const batchesPerRun = 40;
  * request path: idempotency keys past their window, expired rate-limit snapshots, dead
  * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
  * deliveries and their events, old spam, and submissions past their form's retention, in
- * small batches, each its own transaction.
+ * small batches, each its own transaction; then the sweep of stored contents nothing holds.
  */
 export function startMaintenance(store: Store, options: MaintenanceOptions): { stop(): Promise<void>; runOnce(): Promise<void> } {
   let running: Promise<void> | null = null;
@@ -52,6 +54,8 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await removeInBatches('events', (db) => removeDeliveredEvents(db, now - options.retentionDeliveriesMs, batchRows));
     await removeSubmissions('spam', { spam: true }, now - options.retentionSpamMs);
     for (const form of await formsWithRetention(store.db)) await removeSubmissions('submissions', { formId: form.id }, now - form.retention_seconds * 1000);
+    const swept = await sweepContents(store, now - options.sweepGraceMs);
+    if (swept > 0) options.metrics?.retentionRemoved.inc({ kind: 'files' }, swept);
   };
   const removeInBatches = async (kind: string, remove: (db: Store['db']) => Promise<number>): Promise<void> => {
     for (let batch = 0; batch < batchesPerRun; batch++) {
@@ -64,7 +68,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     for (let batch = 0; batch < batchesPerRun; batch++) {
       const { removed, files } = await store.transaction((trx) => removeOldSubmissions(trx, scope, before, batchRows));
       if (removed > 0) options.metrics?.retentionRemoved.inc({ kind }, removed);
-      for (const sha256 of await unreferencedFiles(store.db, files)) await store.files.remove(sha256);
+      await releaseContents(store, files);
       if (removed < batchRows) break;
     }
   };

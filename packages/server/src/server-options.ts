@@ -49,6 +49,8 @@ export interface ServerOptions {
   readonly webhookFailureWindowMs: number;
   /** How often the clean-up and retention job runs. */
   readonly maintenanceIntervalMs: number;
+  /** Stored contents nothing holds are swept once last stored this long ago (docs/privacy.md). */
+  readonly sweepGraceMs: number;
   /** How much of the client's address a submission keeps (docs/privacy.md). */
   readonly formIp: FormIpMode;
   /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
@@ -123,6 +125,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
     maintenanceIntervalMs: 3_600_000,
+    sweepGraceMs: 3_600_000,
     webhookFailureWindowMs: 5 * 86_400_000,
     formIp: 'truncated',
     smtpUrl: undefined,

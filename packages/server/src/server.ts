@@ -111,6 +111,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       retentionDeliveriesMs: options.retentionDeliveriesMs,
       retentionSpamMs: options.retentionSpamMs,
       webhookFailureWindowMs: options.webhookFailureWindowMs,
+      sweepGraceMs: options.sweepGraceMs,
       logger,
       metrics,
     });

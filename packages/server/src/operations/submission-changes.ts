@@ -10,7 +10,6 @@ import {
   setSubmissionState,
   submissionEvents,
   submissionsMentioning,
-  unreferencedFiles,
   type ProjectSubmission,
 } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
@@ -18,6 +17,7 @@ import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
+import { releaseContents } from './stored-contents.js';
 import { toSubmissionInfo } from './submission-info.js';
 
 export interface SubmissionInput extends ProjectInput {
@@ -77,7 +77,8 @@ export async function moveSubmission(
  * `svc submissions delete` (docs/privacy.md): in one transaction the submission and
  * its idempotency key go, its events keep only a tombstone, their pending deliveries fail
  * without another attempt, kept receiver answers are dropped, and `form.submission.deleted`
- * is written. Then its files are removed unless another submission has the same contents.
+ * is written. Then its files are removed unless something else holds the same contents
+ * (another submission, a request, a workspace that uploaded them for its deploys).
  */
 export async function deleteSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ deleted: { id: string; form: string } }> {
   const deleted = await eraseOne(context, principal, input);
@@ -141,6 +142,6 @@ async function eraseOne(context: OperationContext, principal: Principal, input: 
   });
   context.store.announceEvents();
   const hashes = (JSON.parse(found.submission.files) as SubmissionFile[]).map((file) => file.sha256);
-  for (const sha256 of await unreferencedFiles(context.store.db, hashes)) await context.store.files.remove(sha256);
+  await releaseContents(context.store, hashes);
   return { id: found.submission.id, form: found.form.slug };
 }

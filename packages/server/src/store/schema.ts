@@ -27,6 +27,8 @@ export interface Database {
   deploys: DeploysTable;
   deploy_files: DeployFilesTable;
   live_deploys: LiveDeploysTable;
+  workspace_contents: WorkspaceContentsTable;
+  submission_contents: SubmissionContentsTable;
 }
 
 export interface WorkspacesTable {
@@ -187,6 +189,7 @@ export interface FileBlobsTable {
   size: number;
   /** The whole content (held files; PostgreSQL files stored before 0005); null when in file_chunks. */
   content: Uint8Array | null;
+  /** When the contents were last stored: storing equal contents again moves it on (the sweep's grace, docs/privacy.md). */
   created_at: number;
 }
 
@@ -297,6 +300,21 @@ export interface LiveDeploysTable {
   environment: string;
   deploy_id: string;
   updated_at: number;
+}
+
+/** A content a workspace uploaded for its deploys: the contents its deploys may use (docs/hosting.md). */
+export interface WorkspaceContentsTable {
+  workspace_id: string;
+  sha256: string;
+  created_at: number;
+}
+
+/** A content among a submission's files (docs/privacy.md): erasure, the sweep and the upload quota read these. */
+export interface SubmissionContentsTable {
+  submission_id: string;
+  sha256: string;
+  project_id: string;
+  size: number;
 }
 
 export type DeployRow = Selectable<DeploysTable>;
