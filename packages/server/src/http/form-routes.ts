@@ -15,6 +15,7 @@ import { prepareSubmission } from '../forms/prepare-submission.js';
 import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
 import type { SubmissionWriter } from '../forms/submission-writer.js';
 import type { Metrics } from '../observability/metrics.js';
+import { releaseContents } from '../operations/stored-contents.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -22,6 +23,7 @@ import { listProjectDomains } from '../store/queries/domains.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
+import type { PreparedSubmission, SubmissionOutcome } from '../store/submission-batch.js';
 import { limitedAddress } from './client-address.js';
 import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
 
@@ -135,8 +137,6 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
-  // Held files go into the submission's own transaction; the others are made durable first.
-  for (const upload of uploads) if (!upload.staged.held) await upload.staged.commit();
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
     name: upload.name,
@@ -157,9 +157,33 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
     receivedAt,
   });
   const heldFiles = uploads.flatMap((upload) => (upload.staged.held ? [upload.staged.held] : []));
-  const outcome = await services.writer.write(heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
+  const outcome = await writeWithFiles(services, uploads, heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
   if (!outcome.replayed) services.metrics.submissions.inc({ state });
   return accepted(request, reply, services, instructions, outcome.id, outcome.replayed);
+}
+
+/**
+ * Writes the submission with its files: held ones in its own transaction, the others made
+ * durable first and released again when the submission is not stored (it failed, or its
+ * idempotency key named an earlier one), so such a request leaves no bytes behind unless
+ * something else holds them (docs/privacy.md).
+ */
+async function writeWithFiles(services: FormRouteServices, uploads: readonly StagedUpload[], submission: PreparedSubmission): Promise<SubmissionOutcome> {
+  const committed: string[] = [];
+  try {
+    for (const upload of uploads) {
+      if (upload.staged.held) continue;
+      await upload.staged.commit();
+      committed.push(upload.staged.sha256);
+    }
+    const outcome = await services.writer.write(submission);
+    if (outcome.replayed) await releaseContents(services.store, committed);
+    return outcome;
+  } catch (error) {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    await releaseContents(services.store, committed).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
