@@ -14,6 +14,7 @@ import { errorPage, personPageHeaders, thankYouPage } from '../forms/person-page
 import { prepareSubmission } from '../forms/prepare-submission.js';
 import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
 import type { SubmissionWriter } from '../forms/submission-writer.js';
+import type { UploadQuota } from '../forms/upload-quota.js';
 import type { Metrics } from '../observability/metrics.js';
 import { releaseContents } from '../operations/stored-contents.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
@@ -38,6 +39,8 @@ export interface FormRouteServices {
   readonly idempotencyWindowMs: number;
   /** How much of the client's address is stored (the rate limiter uses all of it). */
   readonly formIp: FormIpMode;
+  /** The per-project quota of stored uploads (docs/hosting.md, "Upload quota"). */
+  readonly quota: UploadQuota;
 }
 
 declare module 'fastify' {
@@ -137,6 +140,10 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
+  await services.quota.allow(form.projectId, uploads.reduce((bytes, upload) => bytes + upload.staged.size, 0)).catch(async (error: unknown) => {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    throw error;
+  });
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
     name: upload.name,

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useBackendSuite } from '@svc/testkit/vitest';
-import { createForm, createWidgetProject, eventually, type FormFixture, request, selectBackend } from '@svc/testkit';
+import { createForm, createWidgetProject, eventually, type FormFixture, PageSession, postJson, request, selectBackend } from '@svc/testkit';
 
 const backend = await selectBackend();
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
@@ -20,7 +20,7 @@ const png = (size: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47
 describe.runIf(backend.available)(`stored contents nothing holds on ${backend.name}`, () => {
   // Files over 16 KiB are made durable before their submission; the sweep runs every 200 ms
   // with its default grace (an hour), so contents are made old by moving their time back.
-  const suite = useBackendSuite({ args: ['--max-held-file-size', '16KiB', '--maintenance-interval', '200ms'] });
+  const suite = useBackendSuite({ args: ['--max-held-file-size', '16KiB', '--maintenance-interval', '200ms', '--retention-spam', '7d'] });
 
   const stored = async (content: Buffer) => (await suite.store.files.find(sha256(content))) !== null;
   const postFiles = (form: FormFixture, fields: Record<string, string>, files: Record<string, Buffer>, headers: Record<string, string> = {}) => {
@@ -111,5 +111,62 @@ describe.runIf(backend.available)(`stored contents nothing holds on ${backend.na
 
     await eventually(async () => [await stored(orphan), await stored(heldOrphan)], (left) => left.every((present) => !present), 'the sweep');
     for (const content of [recent, submitted, screenshot, uploaded]) expect(await stored(content)).toBe(true);
+  });
+
+  it('removes spam Pinpoints requests past --retention-spam with their screenshots, and keeps the inbox\'s', async () => {
+    const project = await createWidgetProject(suite.store);
+    const spamShot = png(20 * 1024);
+    const keptShot = png(20 * 1024);
+    const spam = await sendRequest(project.key, 'buy things', spamShot, { 'x-service-honeypot': '1' });
+    const kept = await sendRequest(project.key, 'a real request', keptShot);
+    const ids = [spam, kept].map((answer) => (answer.body as { id: string }).id);
+    await suite.store.db.updateTable('requests').set({ created_at: Date.now() - 10 * 24 * hour }).where('id', 'in', ids).execute();
+
+    const left = async () => ({ requests: await suite.store.db.selectFrom('requests').select('id').where('project_id', '=', project.projectId).execute(), spamShot: await stored(spamShot) });
+    await eventually(left, (state) => state.requests.length === 1 && !state.spamShot, 'the retention job');
+    expect(await left()).toEqual({ requests: [{ id: ids[1] }], spamShot: false });
+    expect(await stored(keptShot)).toBe(true);
+  });
+});
+
+describe.runIf(backend.available)(`the upload quota on ${backend.name}`, () => {
+  const token = `svc_test_${randomBytes(16).toString('hex')}`;
+  const suite = useBackendSuite({ args: ['--upload-quota', '100KiB'], env: { SVC_BOOTSTRAP_TOKEN: token } });
+
+  it('refuses form files and screenshots past the project\'s quota with 413 quota_exceeded, still takes the rest, and the overview says so', async () => {
+    const form = await createForm(suite.store);
+    const post = (fields: Record<string, string>, files: Record<string, Buffer> = {}) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) body.set(name, value);
+      for (const [name, content] of Object.entries(files)) body.set(name, new Blob([new Uint8Array(content)]), `${name}.bin`);
+      return request(`${suite.url}/api/f/${form.endpointId}`, { method: 'POST', body });
+    };
+    // The upload that crosses the quota is taken; the next is not.
+    for (const name of ['first', 'crossing']) expect((await post({ name }, { doc: randomBytes(60 * 1024) })).status).toBe(200);
+    const third = randomBytes(10 * 1024);
+    const refused = await post({ name: 'third' }, { doc: third });
+    expect([refused.status, refused.body]).toEqual([413, { ok: false, error: 'quota_exceeded', message: expect.stringContaining('quota of 100.0 KiB') }]);
+    expect(await suite.store.files.find(sha256(third))).toBeNull();
+    expect((await post({ name: 'no files' })).status).toBe(200);
+    expect((await postJson(`${suite.url}/api/f/${form.endpointId}`, { name: 'json' })).status).toBe(200);
+
+    const widget = await suite.store.db.selectFrom('projects').select('widget_key').where('id', '=', form.projectId).executeTakeFirstOrThrow();
+    const visitor = (screenshot: Buffer | null) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries({ comment: 'Hello', url: 'https://staging.example.test/', environment: 'staging' })) body.set(name, value);
+      if (screenshot) body.set('screenshot', new Blob([new Uint8Array(screenshot)], { type: 'image/png' }), 'screenshot.png');
+      return request(`${suite.url}/api/p/${widget.widget_key}/requests`, { method: 'POST', body });
+    };
+    const shot = png(50 * 1024);
+    const refusedShot = await visitor(shot);
+    expect([refusedShot.status, (refusedShot.body as { error: string }).error]).toEqual([413, 'quota_exceeded']);
+    expect(await suite.store.files.find(sha256(shot))).toBeNull();
+    expect((await visitor(null)).status).toBe(200);
+
+    const session = new PageSession(suite.url);
+    expect((await session.signIn(token)).status).toBe(303);
+    const overview = await session.get(`/settings/${form.workspace}/${form.project}`);
+    expect(overview.text).toContain('Uploads are at their quota');
+    expect(overview.text).toContain('This project keeps 120.0 KiB of form files and Pinpoints screenshots, of 100.0 KiB allowed.');
   });
 });
