@@ -71,16 +71,7 @@ export async function uploadDeployFile(
   if (declared === undefined) throw new ServiceError('not_found', `deploy ${row.id} lists no file with these contents`);
   const wrongSize = (sent: string) => new ServiceError('validation_failed', `the deploy declares ${declared} bytes for these contents; ${sent}`, { errors: { size: `must be ${declared} bytes, as declared` } });
   if (input.contentLength !== undefined && input.contentLength !== declared) throw wrongSize(`the upload is ${input.contentLength}`);
-  let received = 0;
-  async function* declaredBytes(): AsyncGenerator<Uint8Array> {
-    // Left undestroyed when refused part-way: the answer goes out, then the connection closes (error-replies.ts).
-    for await (const chunk of content.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
-      received += chunk.byteLength;
-      if (received > declared!) throw wrongSize('more were sent');
-      yield chunk;
-    }
-  }
-  const staged = await context.store.files.stage(declaredBytes());
+  const staged = await context.store.files.stage(atMost(content, declared, () => wrongSize('more were sent')));
   if (staged.size !== declared) {
     await staged.discard();
     throw wrongSize(`${staged.size} were sent`);
@@ -94,6 +85,19 @@ export async function uploadDeployFile(
   await addWorkspaceContent(context.store.db, workspace.id, staged.sha256, now);
   await touchDeploy(context.store.db, row.id, now);
   return { sha256: staged.sha256, size: staged.size };
+}
+
+/**
+ * The request body's bytes, failing with `tooMany()` once past `max`. Left undestroyed when
+ * refused part-way: the answer goes out, then the connection closes (error-replies.ts).
+ */
+async function* atMost(content: Readable, max: number, tooMany: () => Error): AsyncGenerator<Uint8Array> {
+  let received = 0;
+  for await (const chunk of content.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
+    received += chunk.byteLength;
+    if (received > max) throw tooMany();
+    yield chunk;
+  }
 }
 
 function invalidFile(path: string, problem: string): ServiceError {
