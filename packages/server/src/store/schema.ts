@@ -1,8 +1,9 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
 
 /**
- * Table types for the query builder. Times are Unix epoch milliseconds (numbers on both
- * backends), booleans are 0/1, JSON documents are text.
+ * Table types for the query builder (stored contents' in schema-files.ts). Times are Unix
+ * epoch milliseconds (numbers on both backends), booleans are 0/1, JSON documents are text.
  */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -180,26 +181,6 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
-/**
- * File contents addressed by SHA-256: on PostgreSQL every file, on SQLite the small files
- * committed with their submission (migration 0009; larger ones are on disk).
- */
-export interface FileBlobsTable {
-  sha256: string;
-  size: number;
-  /** The whole content (held files; PostgreSQL files stored before 0005); null when in file_chunks. */
-  content: Uint8Array | null;
-  /** When the contents were last stored: storing equal contents again moves it on (the sweep's grace, docs/privacy.md). */
-  created_at: number;
-}
-
-/** PostgreSQL only: a file's content in order, a chunk per row. */
-export interface FileChunksTable {
-  sha256: string;
-  seq: number;
-  content: Uint8Array;
-}
-
 /** One row: a value encrypted with the secrets key, to refuse a start with another key. */
 export interface EncryptionCanaryTable {
   id: number;
@@ -300,21 +281,6 @@ export interface LiveDeploysTable {
   environment: string;
   deploy_id: string;
   updated_at: number;
-}
-
-/** A content a workspace uploaded for its deploys: the contents its deploys may use (docs/hosting.md). */
-export interface WorkspaceContentsTable {
-  workspace_id: string;
-  sha256: string;
-  created_at: number;
-}
-
-/** A content among a submission's files (docs/privacy.md): erasure, the sweep and the upload quota read these. */
-export interface SubmissionContentsTable {
-  submission_id: string;
-  sha256: string;
-  project_id: string;
-  size: number;
 }
 
 export type DeployRow = Selectable<DeploysTable>;
