@@ -19,12 +19,13 @@ export interface Thread {
   readonly replies: readonly { author: string; message: string; createdAt: string }[];
 }
 
-/** A refusal the visitor is told about in words; `fields` holds per-field problems (422). */
+/** A refusal the visitor is told about in words; `fields` holds per-field problems (422), `code` the server's error code. */
 export class WidgetApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly fields: Readonly<Record<string, string>> = {},
+    readonly code: string | null = null,
   ) {
     super(message);
   }
@@ -63,7 +64,8 @@ export class WidgetApi {
     const response = await fetch(url, { ...init, credentials: 'omit', mode: 'cors' });
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (response.ok && body['ok'] === true) return body;
-    throw new WidgetApiError(refusal(response.status, body), response.status, (body['errors'] ?? {}) as Record<string, string>);
+    const code = typeof body['error'] === 'string' ? body['error'] : null;
+    throw new WidgetApiError(refusal(response.status, body), response.status, (body['errors'] ?? {}) as Record<string, string>, code);
   }
 }
 
@@ -73,6 +75,8 @@ function refusal(status: number, body: Record<string, unknown>): string {
       return `Too many requests from here; try again in ${Number(body['retryAfter'] ?? 60)} seconds.`;
     case 'payload_too_large':
       return 'The request is too large to send.';
+    case 'quota_exceeded':
+      return 'This site keeps no more screenshots just now.';
     case 'validation_failed':
       return 'Please check the fields marked below.';
     case 'pinpoints_disabled':

@@ -1,4 +1,4 @@
-import { WidgetApiError, type Thread, type WidgetApi } from './api.js';
+import { WidgetApiError, type SentRequest, type Thread, type WidgetApi } from './api.js';
 import { h } from './dom.js';
 import type { Environment } from './environment.js';
 import { pickElement } from './picker.js';
@@ -162,7 +162,18 @@ export function mountPanel(options: PanelOptions): void {
       body.set('viewport', `${window.innerWidth}x${window.innerHeight}`);
       if (screenshot !== null) body.set('screenshot', screenshot, 'screenshot.png');
       else body.set('screenshotError', (captureProblem ?? 'unknown').slice(0, 200));
-      const sent = await options.api.send(body);
+      let sent: SentRequest;
+      try {
+        sent = await options.api.send(body);
+      } catch (error) {
+        // A project whose stored uploads reached their quota still takes the words: sent again without the picture.
+        if (screenshot === null || !(error instanceof WidgetApiError) || error.code !== 'quota_exceeded') throw error;
+        screenshot = null;
+        captureProblem = 'the site keeps no more screenshots just now';
+        body.delete('screenshot');
+        body.set('screenshotError', captureProblem);
+        sent = await options.api.send(body);
+      }
       options.sent.add(sent);
       form.reset();
       selector = null;

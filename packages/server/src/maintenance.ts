@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { Metrics } from './observability/metrics.js';
+import { releaseContents, sweepContents } from './operations/stored-contents.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
-import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSubmissions } from './store/queries/retention.js';
+import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSpamRequests, removeOldSubmissions } from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
-import { unreferencedFiles } from './store/queries/submission-changes.js';
 import type { Store } from './store/store.js';
 
 export interface MaintenanceOptions {
@@ -14,10 +14,12 @@ export interface MaintenanceOptions {
   readonly intervalMs: number;
   /** Finished deliveries (with their attempts) and their events are kept this long. */
   readonly retentionDeliveriesMs: number;
-  /** Spam submissions are kept this long. */
+  /** Spam submissions and spam Pinpoints requests are kept this long. */
   readonly retentionSpamMs: number;
   /** A webhook whose attempts all failed for this long is disabled. */
   readonly webhookFailureWindowMs: number;
+  /** Stored contents nothing holds are removed once last stored this long ago (the sweep's grace). */
+  readonly sweepGraceMs: number;
   readonly logger: Logger;
   readonly metrics?: Metrics;
 }
@@ -36,8 +38,9 @@ const batchesPerRun = 40;
  * Periodic clean-up, in every process (every removal is idempotent) and never on the
  * request path: idempotency keys past their window, expired rate-limit snapshots, dead
  * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
- * deliveries and their events, old spam, and submissions past their form's retention, in
- * small batches, each its own transaction.
+ * deliveries and their events, old spam (submissions and Pinpoints requests), and
+ * submissions past their form's retention, in small batches, each its own transaction;
+ * then the sweep of stored contents nothing holds.
  */
 export function startMaintenance(store: Store, options: MaintenanceOptions): { stop(): Promise<void>; runOnce(): Promise<void> } {
   let running: Promise<void> | null = null;
@@ -50,8 +53,13 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     if (disabled.length > 0) options.logger.warn({ webhooks: disabled }, 'disabled webhooks whose every attempt failed for the whole failure window');
     await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));
     await removeInBatches('events', (db) => removeDeliveredEvents(db, now - options.retentionDeliveriesMs, batchRows));
-    await removeSubmissions('spam', { spam: true }, now - options.retentionSpamMs);
-    for (const form of await formsWithRetention(store.db)) await removeSubmissions('submissions', { formId: form.id }, now - form.retention_seconds * 1000);
+    await removeWithFiles('spam', (db) => removeOldSubmissions(db, { spam: true }, now - options.retentionSpamMs, batchRows));
+    await removeWithFiles('spam_requests', (db) => removeOldSpamRequests(db, now - options.retentionSpamMs, batchRows));
+    for (const form of await formsWithRetention(store.db)) {
+      await removeWithFiles('submissions', (db) => removeOldSubmissions(db, { formId: form.id }, now - form.retention_seconds * 1000, batchRows));
+    }
+    const swept = await sweepContents(store, now - options.sweepGraceMs);
+    if (swept > 0) options.metrics?.retentionRemoved.inc({ kind: 'files' }, swept);
   };
   const removeInBatches = async (kind: string, remove: (db: Store['db']) => Promise<number>): Promise<void> => {
     for (let batch = 0; batch < batchesPerRun; batch++) {
@@ -60,11 +68,12 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
       if (removed < batchRows) return;
     }
   };
-  const removeSubmissions = async (kind: string, scope: { spam: true } | { formId: string }, before: number): Promise<void> => {
+  /** Removes rows in batches (submissions, spam requests), then the files nothing holds any more. */
+  const removeWithFiles = async (kind: string, remove: (db: Store['db']) => Promise<{ removed: number; files: string[] }>): Promise<void> => {
     for (let batch = 0; batch < batchesPerRun; batch++) {
-      const { removed, files } = await store.transaction((trx) => removeOldSubmissions(trx, scope, before, batchRows));
+      const { removed, files } = await store.transaction((trx) => remove(trx));
       if (removed > 0) options.metrics?.retentionRemoved.inc({ kind }, removed);
-      for (const sha256 of await unreferencedFiles(store.db, files)) await store.files.remove(sha256);
+      await releaseContents(store, files);
       if (removed < batchRows) break;
     }
   };

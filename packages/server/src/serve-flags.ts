@@ -109,7 +109,8 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--project-concurrency', value: '<n>', env: 'SVC_PROJECT_CONCURRENCY', defaultValue: '16', description: 'delivery attempts the webhooks of one project may have in flight at once, per process', apply: (text, draft) => void (draft.projectConcurrency = parseCount(text, 1, 10_000)) },
   { flag: '--max-webhooks-per-project', value: '<n>', env: 'SVC_MAX_WEBHOOKS_PER_PROJECT', defaultValue: '25', description: 'webhooks one project may have', apply: (text, draft) => void (draft.maxWebhooksPerProject = parseCount(text, 1, 10_000)) },
   { flag: '--retention-deliveries', value: '<duration>', env: 'SVC_RETENTION_DELIVERIES', defaultValue: '30d', description: 'finished webhook deliveries, their attempts and events are removed after this', apply: (text, draft) => void (draft.retentionDeliveriesMs = parseRetention(text)) },
-  { flag: '--retention-spam', value: '<duration>', env: 'SVC_RETENTION_SPAM', defaultValue: '30d', description: 'spam submissions are removed after this', apply: (text, draft) => void (draft.retentionSpamMs = parseRetention(text)) },
+  { flag: '--retention-spam', value: '<duration>', env: 'SVC_RETENTION_SPAM', defaultValue: '30d', description: 'spam submissions and spam Pinpoints requests are removed after this', apply: (text, draft) => void (draft.retentionSpamMs = parseRetention(text)) },
+  { flag: '--upload-quota', value: '<size>', env: 'SVC_UPLOAD_QUOTA', defaultValue: '1GiB', description: 'bytes of form files and Pinpoints screenshots one project keeps; past it those uploads get 413 quota_exceeded', apply: size((draft, bytes) => (draft.uploadQuotaBytes = bytes)) },
   {
     flag: '--form-ip',
     value: '<mode>',
@@ -166,6 +167,7 @@ export const serveFlags: readonly ServeFlag[] = [
   },
   { flag: '--auth-failure-limit', value: '<limit>', env: 'SVC_AUTH_FAILURE_LIMIT', defaultValue: '20/5m', hidden: true, description: 'failed authentications per client address before 429, requests/window', apply: (text, draft) => void (draft.authFailureLimit = parseRateLimit(text)) },
   { flag: '--maintenance-interval', value: '<duration>', env: 'SVC_MAINTENANCE_INTERVAL', defaultValue: '1h', hidden: true, description: 'how often clean-up and retention run', apply: (text, draft) => void (draft.maintenanceIntervalMs = parseDuration(text)) },
+  { flag: '--sweep-grace', value: '<duration>', env: 'SVC_SWEEP_GRACE', defaultValue: '1h', hidden: true, description: 'stored contents nothing holds are removed once last stored this long ago', apply: (text, draft) => void (draft.sweepGraceMs = parseDuration(text)) },
   { flag: '--webhook-failure-window', value: '<duration>', env: 'SVC_WEBHOOK_FAILURE_WINDOW', defaultValue: '5d', hidden: true, description: 'a webhook whose attempts all failed this long is disabled', apply: (text, draft) => void (draft.webhookFailureWindowMs = parseDuration(text)) },
   { flag: '--rate-limit-keys', value: '<n>', env: 'SVC_RATE_LIMIT_KEYS', defaultValue: '100000', hidden: true, description: 'clients the rate limiters count before newcomers share one counter', apply: (text, draft) => void (draft.rateLimitKeys = parseCount(text, 1, 10_000_000)) },
   { flag: '--redis-prefix', value: '<prefix>', env: 'SVC_REDIS_PREFIX', defaultValue: 'svc:', hidden: true, description: 'prefix of every Redis key', apply: (text, draft) => void (draft.redisPrefix = text) },

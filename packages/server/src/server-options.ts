@@ -43,12 +43,16 @@ export interface ServerOptions {
   readonly rateLimitKeys: number;
   /** Finished deliveries, their attempts and events are removed after this (docs/privacy.md). */
   readonly retentionDeliveriesMs: number;
-  /** Spam submissions are removed after this. */
+  /** Spam submissions and spam Pinpoints requests are removed after this. */
   readonly retentionSpamMs: number;
+  /** Bytes of form files and Pinpoints screenshots one project may keep (docs/hosting.md, "Upload quota"). */
+  readonly uploadQuotaBytes: number;
   /** A webhook whose attempts all failed for this long is disabled (docs/webhooks.md: 5 days). */
   readonly webhookFailureWindowMs: number;
   /** How often the clean-up and retention job runs. */
   readonly maintenanceIntervalMs: number;
+  /** Stored contents nothing holds are swept once last stored this long ago (docs/privacy.md). */
+  readonly sweepGraceMs: number;
   /** How much of the client's address a submission keeps (docs/privacy.md). */
   readonly formIp: FormIpMode;
   /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
@@ -122,7 +126,9 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     healthIntervalMs: 1_000,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
+    uploadQuotaBytes: 1024 ** 3,
     maintenanceIntervalMs: 3_600_000,
+    sweepGraceMs: 3_600_000,
     webhookFailureWindowMs: 5 * 86_400_000,
     formIp: 'truncated',
     smtpUrl: undefined,

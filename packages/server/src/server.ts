@@ -17,6 +17,7 @@ import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
+import { UploadQuota } from './forms/upload-quota.js';
 import { startMaintenance } from './maintenance.js';
 import { DependencyHealth, unavailableAnswers, type DependencyName } from './health/dependency-health.js';
 import { startHealthMonitor } from './health/health-monitor.js';
@@ -111,6 +112,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       retentionDeliveriesMs: options.retentionDeliveriesMs,
       retentionSpamMs: options.retentionSpamMs,
       webhookFailureWindowMs: options.webhookFailureWindowMs,
+      sweepGraceMs: options.sweepGraceMs,
       logger,
       metrics,
     });
@@ -126,6 +128,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       defaultPolicy: options.rateLimit,
       idempotencyWindowMs: options.idempotencyWindowMs,
       formIp: options.formIp,
+      quota: new UploadQuota(store.db, options.uploadQuotaBytes),
     };
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
@@ -140,7 +143,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
-      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp };
+      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota: services.quota };
       plugins.push(
         hostingPlugin(context),
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),

@@ -106,6 +106,15 @@ describe.runIf(backend.available)(`deploys and hosting on ${backend.name}`, () =
     expect([again.uploadedFiles, again.files, again.state]).toEqual([0, 2, 'live']);
   });
 
+  it('never caches HTML immutable, even under a name that looks content-hashed', async () => {
+    const directory = await createProject(cli, 'host-caching', 'site', { domains: { production: ['www.caching.test'] } });
+    await writeTree(directory, { 'index.html': page('Home'), 'page-20240115.html': page('Dated'), 'app.3f9a1c2b.js': 'console.log(3)' });
+    await deploy(directory, ['--environment', 'production']);
+    const dated = await site('www.caching.test', '/page-20240115');
+    expect([dated.status, dated.headers['cache-control']]).toEqual([200, 'public, max-age=0, must-revalidate']);
+    expect((await site('www.caching.test', '/app.3f9a1c2b.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
   it('switches what is served at once on rollback and promote, each change sending its event once, signed', async () => {
     const directory = await createProject(cli, 'host-switch', 'site', {
       environments: { production: { branch: 'main' }, staging: { branch: 'dev' } },

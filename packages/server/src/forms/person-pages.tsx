@@ -133,6 +133,15 @@ const explanations: Partial<Record<ErrorCode, (failure: ServiceError, limits: Fo
       </p>
     ),
   }),
+  quota_exceeded: () => ({
+    title: 'This form cannot take files just now',
+    body: (
+      <>
+        <p>The space this site keeps for files sent through its forms is full, so nothing was saved.</p>
+        <p>Please send the form without files, or let the site's owner know.</p>
+      </>
+    ),
+  }),
   not_found: () => ({
     title: 'This form does not exist',
     body: (

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStore } from '../store/files/file-store.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
-import { HeldContents, maxHeldFileBytes } from './held-contents.js';
+import { HeldContents, maxHeldFileBytes, readAll } from './held-contents.js';
 
 let dataDir: string;
 let store: Store;
@@ -29,17 +29,17 @@ async function storeFile(content: Buffer): Promise<string> {
   return staged.sha256;
 }
 
-/** The file store, with the files it opened counted. */
-function countingFiles(): { files: Pick<FileStore, 'open'>; opened: () => number } {
+/** The file store, with the files it looked up counted. */
+function countingFiles(): { files: Pick<FileStore, 'find'>; found: () => number } {
   let count = 0;
   return {
     files: {
-      open: (sha256, range) => {
+      find: (sha256) => {
         count += 1;
-        return files.open(sha256, range);
+        return files.find(sha256);
       },
     },
-    opened: () => count,
+    found: () => count,
   };
 }
 
@@ -49,25 +49,37 @@ describe('small hosted files held in memory', () => {
     const sha256 = await storeFile(content);
     const counted = countingFiles();
     const held = new HeldContents(counted.files);
-    expect(await held.read(sha256, content.length)).toEqual(content);
-    expect(await held.read(sha256, content.length)).toEqual(content);
-    expect(counted.opened()).toBe(1);
+    expect((await held.find(sha256))?.bytes).toEqual(content);
+    expect((await held.find(sha256))?.bytes).toEqual(content);
+    expect(counted.found()).toBe(1);
   });
 
-  it('reads a file larger than the limit from the store every time', async () => {
+  it('streams a file larger than the limit from the store every time, with the size that is stored', async () => {
     const content = randomBytes(maxHeldFileBytes + 1);
     const sha256 = await storeFile(content);
     const counted = countingFiles();
     const held = new HeldContents(counted.files);
-    await held.read(sha256, content.length);
-    await held.read(sha256, content.length);
-    expect(counted.opened()).toBe(2);
+    const found = await held.find(sha256);
+    expect([found?.size, found?.bytes]).toEqual([content.length, null]);
+    expect(await readAll(found!.read({ start: 10, end: 19 }))).toEqual(content.subarray(10, 20));
+    await held.find(sha256);
+    expect(counted.found()).toBe(2);
   });
 
   it('answers null for contents that are not stored, and holds nothing for them', async () => {
     const held = new HeldContents(files);
-    expect(await held.read('0'.repeat(64), 10)).toBeNull();
+    expect(await held.find('0'.repeat(64))).toBeNull();
     expect(held.get('0'.repeat(64))).toBeUndefined();
+  });
+
+  it('forgets everything it holds when cleared (contents removed)', async () => {
+    const content = randomBytes(100);
+    const sha256 = await storeFile(content);
+    const held = new HeldContents(files);
+    await held.find(sha256);
+    expect(held.get(sha256)).toEqual(content);
+    held.clear();
+    expect(held.get(sha256)).toBeUndefined();
   });
 
   it('lets the least recently stored go once the total passes its budget (16 MiB)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidatePaths, isContentHashed } from './site-paths.js';
+import { cacheControl, candidatePaths, isContentHashed } from './site-paths.js';
 
 describe('the files a request path may name', () => {
   it.each([
@@ -25,5 +25,24 @@ describe('content-hashed names', () => {
 
   it.each(['index.html', 'assets/app.js', 'images/background-image.png', 'about-our-company.html'])('%s is revalidated', (path) => {
     expect(isContentHashed(path)).toBe(false);
+  });
+});
+
+describe('cache-control of a served file', () => {
+  it.each([
+    ['assets/app.3f9a1c2b.js', 'application/javascript; charset=utf-8'],
+    ['_astro/index.abc.css', 'text/css; charset=utf-8'],
+  ])('%s is cached for a year, immutable', (path, type) => {
+    expect(cacheControl(path, type)).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each([
+    ['page-20240115.html', 'text/html; charset=utf-8'],
+    ['blog/post.3f9a1c2b.html', 'text/html; charset=utf-8'],
+    ['_next/static/chunks/fallback.html', 'text/html; charset=utf-8'],
+    ['feed.3f9a1c2b.xhtml', 'application/xhtml+xml'],
+    ['index.html', 'text/html; charset=utf-8'],
+  ])('HTML such as %s is never immutable', (path, type) => {
+    expect(cacheControl(path, type)).toBe('public, max-age=0, must-revalidate');
   });
 });

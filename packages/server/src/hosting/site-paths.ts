@@ -25,6 +25,18 @@ export function candidatePaths(urlPath: string): string[] | null {
 }
 
 /**
+ * The `cache-control` of a file served with `contentType` (docs/hosting.md): a year,
+ * `immutable`, for names that carry a content hash; revalidated on every use for everything
+ * else. HTML never gets the year, whatever its name (`page-20240115.html` carries a date,
+ * not a hash, and a page's address must show its new version at once; the widget's tag
+ * inserted into it changes too).
+ */
+export function cacheControl(path: string, contentType: string): string {
+  const html = /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+  return !html && isContentHashed(path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
+}
+
+/**
  * Names built tools give assets by their content (`app.3f9a1c2b.js`, `index-BxK2a9Qd.css`,
  * `_next/static/…`): safe to cache for a year, since a change makes a new name.
  */

@@ -47,9 +47,13 @@ export function toServiceError(error: unknown, asUnavailable: (error: unknown) =
   return new ServiceError('internal', undefined, undefined, { cause: error });
 }
 
+/** Codes whose message every caller gets: it says what the site's owner must do (docs/errors.md). */
+const publicMessages = new Set<ErrorCode>(['quota_exceeded']);
+
 /**
  * Sends the documented error body: `{"ok":false,"error":"<code>"}` (plus `retryAfter` for
- * 429 and 503, and `errors` for 422). `verbose` adds a `message` for the CLI API's callers.
+ * 429 and 503, `errors` for 422, `message` for `quota_exceeded`). `verbose` adds a
+ * `message` for the CLI API's callers.
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean): FastifyReply {
   const failure = logFailure(request, error);
@@ -64,7 +68,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   const retryAfter = setRetryAfter(reply, failure);
   if (retryAfter !== null) body['retryAfter'] = retryAfter;
   closeIfBodyUnread(request, reply);
-  if (verbose && status < 500) body['message'] = failure.message;
+  if ((verbose && status < 500) || publicMessages.has(failure.code)) body['message'] = failure.message;
   if (verbose && failure.details && failure.code !== 'validation_failed') body['details'] = failure.details;
   return reply.code(status).send(body);
 }

@@ -14,7 +14,9 @@ import { errorPage, personPageHeaders, thankYouPage } from '../forms/person-page
 import { prepareSubmission } from '../forms/prepare-submission.js';
 import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
 import type { SubmissionWriter } from '../forms/submission-writer.js';
+import type { UploadQuota } from '../forms/upload-quota.js';
 import type { Metrics } from '../observability/metrics.js';
+import { releaseContents } from '../operations/stored-contents.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -22,6 +24,7 @@ import { listProjectDomains } from '../store/queries/domains.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
+import type { PreparedSubmission, SubmissionOutcome } from '../store/submission-batch.js';
 import { limitedAddress } from './client-address.js';
 import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
 import { refuseUnstorableInput } from './storable-input.js';
@@ -37,6 +40,8 @@ export interface FormRouteServices {
   readonly idempotencyWindowMs: number;
   /** How much of the client's address is stored (the rate limiter uses all of it). */
   readonly formIp: FormIpMode;
+  /** The per-project quota of stored uploads (docs/hosting.md, "Upload quota"). */
+  readonly quota: UploadQuota;
 }
 
 declare module 'fastify' {
@@ -138,8 +143,10 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
-  // Held files go into the submission's own transaction; the others are made durable first.
-  for (const upload of uploads) if (!upload.staged.held) await upload.staged.commit();
+  await services.quota.allow(form.projectId, uploads.reduce((bytes, upload) => bytes + upload.staged.size, 0)).catch(async (error: unknown) => {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    throw error;
+  });
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
     name: upload.name,
@@ -160,9 +167,33 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
     receivedAt,
   });
   const heldFiles = uploads.flatMap((upload) => (upload.staged.held ? [upload.staged.held] : []));
-  const outcome = await services.writer.write(heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
+  const outcome = await writeWithFiles(services, uploads, heldFiles.length === 0 ? prepared : { ...prepared, heldFiles });
   if (!outcome.replayed) services.metrics.submissions.inc({ state });
   return accepted(request, reply, services, instructions, outcome.id, outcome.replayed);
+}
+
+/**
+ * Writes the submission with its files: held ones in its own transaction, the others made
+ * durable first and released again when the submission is not stored (it failed, or its
+ * idempotency key named an earlier one), so such a request leaves no bytes behind unless
+ * something else holds them (docs/privacy.md).
+ */
+async function writeWithFiles(services: FormRouteServices, uploads: readonly StagedUpload[], submission: PreparedSubmission): Promise<SubmissionOutcome> {
+  const committed: string[] = [];
+  try {
+    for (const upload of uploads) {
+      if (upload.staged.held) continue;
+      await upload.staged.commit();
+      committed.push(upload.staged.sha256);
+    }
+    const outcome = await services.writer.write(submission);
+    if (outcome.replayed) await releaseContents(services.store, committed);
+    return outcome;
+  } catch (error) {
+    await Promise.all(uploads.map((upload) => upload.staged.discard()));
+    await releaseContents(services.store, committed).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

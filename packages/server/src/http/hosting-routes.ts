@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentType } from 'mime-types';
 import parseRange from 'range-parser';
-import { candidatePaths, isContentHashed } from '../hosting/site-paths.js';
+import { cacheControl, candidatePaths } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
-import { HeldContents, maxHeldFileBytes } from '../hosting/held-contents.js';
+import { HeldContents, readAll } from '../hosting/held-contents.js';
 import { siteHostname } from '../hosting/hosted-sites.js';
 import { SiteDirectory } from '../hosting/site-directory.js';
 import { WidgetTags } from '../hosting/widget-tags.js';
@@ -28,6 +28,8 @@ export function hostingPlugin(context: OperationContext) {
   const sites = new SiteDirectory(context.store, context.options.previewDomain);
   const widgetTags = new WidgetTags(context);
   const contents = new HeldContents(context.store.files);
+  // Contents removed (an erasure, the sweep) are announced like a change of what is served.
+  const stopClearing = context.store.onSitesChanged(() => contents.clear());
   const own = (): Set<string> => {
     if (ownNames) return ownNames;
     const names = serviceHostnames(context);
@@ -51,6 +53,7 @@ export function hostingPlugin(context: OperationContext) {
     app.addHook('onClose', (_app, done) => {
       sites.close();
       widgetTags.close();
+      stopClearing();
       done();
     });
     return Promise.resolve();
@@ -82,43 +85,55 @@ async function serveFile(
   void reply
     .header('content-type', type)
     .header('x-content-type-options', 'nosniff')
-    .header('cache-control', status === 404 ? 'no-cache' : isContentHashed(file.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+    .header('cache-control', status === 404 ? 'no-cache' : cacheControl(file.path, type));
 
-  const widgetTag = type.startsWith('text/html') && file.size <= maxInjectedHtmlBytes ? await caches.widgetTags.tagFor(target.projectId, target.environment) : null;
-  if (widgetTag !== null) return sendWithWidget(caches.contents, request, reply, file, status, widgetTag);
+  const widgetTag = type.startsWith('text/html') ? await caches.widgetTags.tagFor(target.projectId, target.environment) : null;
+  const withWidget = widgetTag === null ? null : await sendWithWidget(caches.contents, request, reply, file, status, widgetTag);
+  if (withWidget !== null) return withWidget;
 
   const etag = `"${file.sha256.slice(0, 32)}"`;
   void reply.header('etag', etag).header('accept-ranges', 'bytes');
   if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  const range = status === 200 ? requestedRange(request, etag, file.size) : null;
-  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-  if (range !== null) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', String(range.end - range.start + 1));
-  else void reply.code(status).header('content-length', String(file.size));
+  // The size is the stored file's, never the deploy's declaration (docs/hosting.md): the
+  // answer carries exactly the bytes its content-length announces.
+  const content = await caches.contents.find(file.sha256);
+  if (content === null) return notFound(reply);
+  const range = status === 200 ? requestedRange(request, etag, content.size) : null;
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${content.size}`).send();
+  if (range !== null) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${content.size}`).header('content-length', String(range.end - range.start + 1));
+  else void reply.code(status).header('content-length', String(content.size));
   if (request.method === 'HEAD') return reply.send();
   // Small files from memory; larger ones streamed from the file store, never read whole.
-  const content = file.size <= maxHeldFileBytes ? await caches.contents.read(file.sha256, file.size) : await context.store.files.open(file.sha256, range ?? undefined);
-  if (content === null) return reply.code(404).removeHeader('content-range').removeHeader('content-length').type('text/plain; charset=utf-8').send('Not found');
-  return reply.send(content instanceof Buffer && range !== null ? content.subarray(range.start, range.end + 1) : content);
+  if (content.bytes !== null) return reply.send(range === null ? content.bytes : content.bytes.subarray(range.start, range.end + 1));
+  return reply.send(content.read(range ?? undefined));
 }
 
-/** The page with the Pinpoints tag before `</body>`: whole, so no ranges; its ETag names the tag too. */
-async function sendWithWidget(contents: HeldContents, request: FastifyRequest, reply: FastifyReply, file: DeployFileRow, status: number, tag: string): Promise<FastifyReply> {
+/**
+ * The page with the Pinpoints tag before `</body>`: whole, so no ranges; its ETag names the
+ * tag too. Null for a page too large to take the tag, which is served as it is.
+ */
+async function sendWithWidget(contents: HeldContents, request: FastifyRequest, reply: FastifyReply, file: DeployFileRow, status: number, tag: string): Promise<FastifyReply | null> {
   const tagHash = createHash('sha256').update(tag).digest('hex').slice(0, 8);
   const etag = `"${file.sha256.slice(0, 24)}-${tagHash}"`;
-  void reply.header('etag', etag);
-  if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  // Only a page that took the tag was ever sent with this ETag.
+  if (status === 200 && etagMatches(request.headers['if-none-match'], etag)) return reply.header('etag', etag).code(304).send();
   const key = `${file.sha256}:${tagHash}`;
   let body = contents.get(key);
   if (body === undefined) {
-    const page = await contents.read(file.sha256, file.size);
-    if (page === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-    const html = page.toString('utf8');
+    const page = await contents.find(file.sha256);
+    if (page === null) return notFound(reply);
+    if (page.size > maxInjectedHtmlBytes) return null;
+    const html = (page.bytes ?? (await readAll(page.read()))).toString('utf8');
     const at = html.toLowerCase().lastIndexOf('</body>');
     body = Buffer.from(at === -1 ? `${html}${tag}` : `${html.slice(0, at)}${tag}${html.slice(at)}`, 'utf8');
     contents.hold(key, body);
   }
-  void reply.code(status).header('content-length', String(body.length));
+  void reply.header('etag', etag).code(status).header('content-length', String(body.length));
   return request.method === 'HEAD' ? reply.send() : reply.send(body);
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).removeHeader('etag').removeHeader('accept-ranges').type('text/plain; charset=utf-8').send('Not found');
 }
 
 function requestedRange(request: FastifyRequest, etag: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { honeypotName } from '../forms/instructions.js';
 import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
+import type { UploadQuota } from '../forms/upload-quota.js';
 import type { OperationContext } from '../operations/context.js';
 import { widgetTarget, type WidgetTarget } from '../operations/pinpoints.js';
 import { createVisitorRequest, visitorThread } from '../operations/requests.js';
@@ -24,6 +25,8 @@ export interface PinpointsRouteServices {
   readonly policy: RateLimitPolicy;
   /** How much of a visitor's address is kept where the project keeps IPs at all. */
   readonly formIp: FormIpMode;
+  /** The per-project quota of stored uploads, shared with the form endpoint (docs/hosting.md). */
+  readonly quota: UploadQuota;
 }
 
 type KeyRequest = FastifyRequest<{ Params: { key: string; id?: string }; Querystring: Record<string, string | undefined> }>;
@@ -71,6 +74,13 @@ export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsR
     if (environment === null || !target.settings[environment]) {
       await visitor.screenshot?.staged.discard();
       throw new ServiceError('pinpoints_disabled', environment === null ? 'the page is in no environment of this project' : `the widget is off in ${environment}`);
+    }
+    if (visitor.screenshot) {
+      const { staged } = visitor.screenshot;
+      await services.quota.allow(target.project.projectId, staged.size).catch(async (error: unknown) => {
+        await staged.discard();
+        throw error;
+      });
     }
     const userAgent = request.headers['user-agent'];
     const created = await createVisitorRequest(services.context, {

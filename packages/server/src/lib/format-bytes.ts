@@ -1,6 +1,7 @@
-/** `512 B`, `12.3 KiB`, `4.0 MiB`: a size for people. */
+/** `512 B`, `12.3 KiB`, `4.0 MiB`, `1.0 GiB`: a size for people. */
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} B`;
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MiB`;
+  if (size < 1024 * 1024 * 1024) return `${(size / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(size / 1024 / 1024 / 1024).toFixed(1)} GiB`;
 }

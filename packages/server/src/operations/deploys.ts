@@ -1,12 +1,8 @@
-import type { Readable } from 'node:stream';
 import { ServiceError, type DeployData, type DeployInfo as EventDeploy } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
-import { deployIdPattern, newDeployId, newId } from '../ids.js';
-import { formatBytes } from '../lib/format-bytes.js';
+import { newDeployId, newId } from '../ids.js';
 import {
-  deployHasContent,
-  deployHashes,
-  findDeploy,
+  deployFileSizes,
   finishDeploy,
   insertDeploy,
   listDeploys as listDeployRows,
@@ -14,7 +10,6 @@ import {
   previousReadyDeploy,
   setLiveDeploy,
   staleUploads,
-  touchDeploy,
 } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
@@ -26,9 +21,8 @@ import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { environmentNames } from './config-plan.js';
-import { projectInScope, type ProjectInScope } from './scope.js';
-import { deployPathProblem } from './deploy-paths.js';
-
+import { deployInScope, projectInScope, type ProjectInScope } from './scope.js';
+import { checkManifest, contentsToUpload } from './deploy-uploads.js';
 
 export interface StartDeployInput extends ProjectInput {
   readonly environment: EnvironmentName;
@@ -38,25 +32,14 @@ export interface StartDeployInput extends ProjectInput {
 }
 
 /**
- * `svc deploy`, first step: checks the manifest against the limits before anything is
- * uploaded, records the deploy (uploading) with `deploy.started`, and answers which
- * contents the service lacks.
+ * `svc deploy`, first step: checks the manifest against the limits and what the workspace
+ * already stored before anything is uploaded (docs/hosting.md), records the deploy
+ * (uploading) with `deploy.started`, and answers which contents the workspace must upload.
  */
 export async function startDeploy(context: OperationContext, principal: Principal, input: StartDeployInput): Promise<{ deploy: DeployInfo; missing: string[] }> {
-  const limits = context.options.deployLimits;
-  if (input.files.length > limits.files) throw new ServiceError('payload_too_large', `a deploy holds at most ${limits.files} files; this one has ${input.files.length}`);
-  const seen = new Set<string>();
-  let bytes = 0;
-  for (const file of input.files) {
-    const problem = deployPathProblem(file.path);
-    if (problem !== null) throw new ServiceError('validation_failed', `${JSON.stringify(file.path)} ${problem}`, { errors: { [file.path]: problem } });
-    if (seen.has(file.path)) throw new ServiceError('validation_failed', `${JSON.stringify(file.path)} is listed twice`, { errors: { [file.path]: 'is listed twice' } });
-    seen.add(file.path);
-    if (file.size > limits.fileBytes) throw new ServiceError('payload_too_large', `${file.path} is ${formatBytes(file.size)}; a file of a deploy is at most ${formatBytes(limits.fileBytes)}`);
-    bytes += file.size;
-  }
-  if (bytes > limits.bytes) throw new ServiceError('payload_too_large', `the deploy is ${formatBytes(bytes)}; a deploy is at most ${formatBytes(limits.bytes)}`);
-
+  const bytes = checkManifest(context.options.deployLimits, input.files);
+  const { workspace } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const missing = await contentsToUpload(context, workspace.id, input.files);
   const now = context.now();
   const { row, scope } = await context.store.transaction(async (trx) => {
     const scope = await projectInScope(trx, principal, input.workspace, input.project);
@@ -84,50 +67,19 @@ export async function startDeploy(context: OperationContext, principal: Principa
     return { row, scope };
   });
   context.store.announceEvents();
-  const hashes = [...new Set(input.files.map((file) => file.sha256))];
-  const present = await context.store.files.has(hashes);
-  return { deploy: await deployInfo(context.store.db, context, scope.project, row), missing: hashes.filter((sha256) => !present.has(sha256)) };
-}
-
-/** `PUT …/deploys/:id/files/:sha256`: one file's bytes, checked against the hash they were announced with. */
-export async function uploadDeployFile(
-  context: OperationContext,
-  principal: Principal,
-  input: ProjectInput & { id: string; sha256: string },
-  content: Readable,
-): Promise<{ sha256: string; size: number }> {
-  const { row } = await deployInScope(context.store.db, principal, input);
-  if (row.state !== 'uploading') throw new ServiceError('conflict', `deploy ${row.id} is ${row.state === 'failed' ? 'failed' : 'finished'}; start a new one`);
-  if (!(await deployHasContent(context.store.db, row.id, input.sha256))) throw new ServiceError('not_found', `deploy ${row.id} lists no file with these contents`);
-  const limit = context.options.deployLimits.fileBytes;
-  let received = 0;
-  async function* limited(): AsyncGenerator<Uint8Array> {
-    for await (const chunk of content as AsyncIterable<Uint8Array>) {
-      received += chunk.byteLength;
-      if (received > limit) throw new ServiceError('payload_too_large', `a file of a deploy is at most ${formatBytes(limit)}`);
-      yield chunk;
-    }
-  }
-  const staged = await context.store.files.stage(limited());
-  if (staged.sha256 !== input.sha256) {
-    await staged.discard();
-    throw new ServiceError('validation_failed', `the bytes sent hash to ${staged.sha256}, not ${input.sha256}`, { errors: { sha256: 'does not match the contents' } });
-  }
-  await staged.commit();
-  await touchDeploy(context.store.db, row.id, context.now());
-  return { sha256: staged.sha256, size: staged.size };
+  return { deploy: await deployInfo(context.store.db, context, scope.project, row), missing };
 }
 
 /**
- * `svc deploy`, last step: every content is stored, so the deploy becomes live for its
- * environment: the state, the environment's pointer and `deploy.succeeded` in one transaction.
+ * `svc deploy`, last step: every content is stored and its workspace's, so the deploy becomes
+ * live for its environment: the state, the environment's pointer and `deploy.succeeded` in
+ * one transaction.
  */
 export async function finalizeDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { id: string }): Promise<{ deploy: DeployInfo }> {
-  const { row } = await deployInScope(context.store.db, principal, input);
+  const { row, workspace } = await deployInScope(context.store.db, principal, input);
   if (row.state !== 'uploading') throw new ServiceError('conflict', `deploy ${row.id} is ${row.state === 'failed' ? 'failed' : 'finished already'}`);
-  const hashes = await deployHashes(context.store.db, row.id);
-  const present = await context.store.files.has(hashes);
-  const missing = hashes.filter((sha256) => !present.has(sha256));
+  const files = await deployFileSizes(context.store.db, row.id);
+  const missing = await contentsToUpload(context, workspace.id, files);
   if (missing.length > 0) throw new ServiceError('conflict', `${missing.length} of the deploy's files are not uploaded yet`, { missing: missing.slice(0, 100) });
   const now = context.now();
   const result = await context.store.transaction(async (trx) => {
@@ -224,13 +176,6 @@ async function switchLive(
     context.store.announceSites();
   }
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
-}
-
-async function deployInScope(db: Db, principal: Principal, input: ProjectInput & { id: string }): Promise<ProjectInScope & { row: DeployRow }> {
-  const scope = await projectInScope(db, principal, input.workspace, input.project);
-  const row = deployIdPattern.test(input.id) ? await findDeploy(db, scope.project.id, input.id) : undefined;
-  if (!row) throw new ServiceError('not_found', `no deploy "${input.id}" in project "${input.project}"`);
-  return { ...scope, row };
 }
 
 async function emit(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: string, data: DeployData, now: number): Promise<void> {

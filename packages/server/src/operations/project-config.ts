@@ -4,7 +4,7 @@ import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { applyPlan } from './apply-plan.js';
-import { removeUnreferencedFiles } from './submission-erasure.js';
+import { releaseContents } from './stored-contents.js';
 import { configDocument } from './config-document.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
@@ -84,7 +84,7 @@ export async function applyConfig(context: OperationContext, principal: Principa
     if (result.prunedForms.length > 0) {
       // Pruned submissions were erased as `svc submissions delete` erases one: then their files go too.
       context.store.announceEvents();
-      await removeUnreferencedFiles(context, prunedFiles);
+      await releaseContents(context.store, prunedFiles);
       await context.store.scrubDeleted();
     }
     return result;

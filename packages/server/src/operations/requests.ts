@@ -13,6 +13,7 @@ import { isoTime } from './iso-time.js';
 import { requestCursor } from './listing-cursor.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
+import { releaseContents } from './stored-contents.js';
 import type { SubmissionFileDownload } from './submission-files.js';
 
 /** The project a public widget call addressed, as the routes resolved it from the key. */
@@ -35,8 +36,9 @@ export interface NewVisitorRequest {
 
 /**
  * `POST /api/p/{key}/requests` (docs/pinpoints.md): the screenshot made permanent, then the
- * request and its `request.created` event in one transaction. The reporter's read token is
- * returned once; only its hash is kept.
+ * request and its `request.created` event in one transaction; when that fails, the
+ * screenshot is removed again (docs/privacy.md). The reporter's read token is returned
+ * once; only its hash is kept.
  */
 export async function createVisitorRequest(context: OperationContext, input: NewVisitorRequest): Promise<{ id: string; readToken: string }> {
   const { visitor } = input;
@@ -64,10 +66,16 @@ export async function createVisitorRequest(context: OperationContext, input: New
     created_at: now,
     updated_at: now,
   };
-  await context.store.transaction(async (trx) => {
-    await insertRequest(trx, row);
-    if (!input.spam) await emit(trx, input.project, 'request.created', { request: eventRequest(row) }, now);
-  });
+  try {
+    await context.store.transaction(async (trx) => {
+      await insertRequest(trx, row);
+      if (!input.spam) await emit(trx, input.project, 'request.created', { request: eventRequest(row) }, now);
+    });
+  } catch (error) {
+    // No request refers to the screenshot: it goes too, unless something else holds the same contents.
+    if (visitor.screenshot) await releaseContents(context.store, [visitor.screenshot.staged.sha256]).catch((cause: unknown) => context.logger.warn({ err: cause }, 'a screenshot whose request failed is left to the sweep'));
+    throw error;
+  }
   if (!input.spam) context.store.announceEvents();
   return { id, readToken };
 }

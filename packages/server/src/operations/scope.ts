@@ -1,6 +1,8 @@
 import { ServiceError } from '@svc/protocol';
+import { deployIdPattern } from '../ids.js';
+import { findDeploy } from '../store/queries/deploys.js';
 import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
-import type { ProjectRow, WorkspaceRow } from '../store/schema.js';
+import type { DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import type { Principal } from './context.js';
 
@@ -22,6 +24,14 @@ export async function projectInScope(db: Db, principal: Principal, workspaceSlug
   const project = await findProject(db, workspace.id, projectName);
   if (!project) throw new ServiceError('not_found', `no project "${projectName}" in workspace "${workspaceSlug}"`);
   return { workspace, project };
+}
+
+/** A deploy of the project, if the principal may see the project; else `not_found`. */
+export async function deployInScope(db: Db, principal: Principal, input: { workspace: string; project: string; id: string }): Promise<ProjectInScope & { row: DeployRow }> {
+  const scope = await projectInScope(db, principal, input.workspace, input.project);
+  const row = deployIdPattern.test(input.id) ? await findDeploy(db, scope.project.id, input.id) : undefined;
+  if (!row) throw new ServiceError('not_found', `no deploy "${input.id}" in project "${input.project}"`);
+  return { ...scope, row };
 }
 
 export function canSee(principal: Principal, workspaceId: string): boolean {

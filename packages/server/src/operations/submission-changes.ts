@@ -8,7 +8,8 @@ import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
-import { eraseSubmissionRecord, fileHashes, removeUnreferencedFiles } from './submission-erasure.js';
+import { releaseContents } from './stored-contents.js';
+import { eraseSubmissionRecord, fileHashes } from './submission-erasure.js';
 import { toSubmissionInfo } from './submission-info.js';
 
 export interface SubmissionInput extends ProjectInput {
@@ -68,7 +69,8 @@ export async function moveSubmission(
  * `svc submissions delete` (docs/privacy.md): in one transaction the submission and
  * its idempotency key go, its events keep only a tombstone, their pending deliveries fail
  * without another attempt, kept receiver answers are dropped, and `form.submission.deleted`
- * is written. Then its files are removed unless another submission has the same contents.
+ * is written. Then its files are removed unless something else holds the same contents
+ * (another submission, a request, a workspace that uploaded them for its deploys).
  */
 export async function deleteSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ deleted: { id: string; form: string } }> {
   const deleted = await eraseOne(context, principal, input);
@@ -123,6 +125,6 @@ async function eraseOne(context: OperationContext, principal: Principal, input: 
     return found;
   });
   context.store.announceEvents();
-  await removeUnreferencedFiles(context, fileHashes(found.submission.files));
+  await releaseContents(context.store, fileHashes(found.submission.files));
   return { id: found.submission.id, form: found.form.slug };
 }

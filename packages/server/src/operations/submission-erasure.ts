@@ -1,8 +1,7 @@
 import type { SubmissionFile } from '@svc/protocol';
 import { newId } from '../ids.js';
-import { deleteSubmission as deleteSubmissionRow, eraseEventCopies, insertEvent, unreferencedFiles } from '../store/queries/submission-changes.js';
+import { deleteSubmission as deleteSubmissionRow, eraseEventCopies, insertEvent } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
-import type { OperationContext } from './context.js';
 import { isoTime } from './iso-time.js';
 
 /** Where an erased submission belonged: what its tombstones and its deletion event name. */
@@ -18,7 +17,7 @@ export interface ErasureScope {
  * it (`svc submissions delete`, `erase --email`, `push --prune`): its events keep only a
  * tombstone, their pending deliveries fail without another attempt, the answers kept from
  * receivers go, the row and its idempotency key go, and `form.submission.deleted` is
- * written. Its files are the caller's to remove once committed (`removeUnreferencedFiles`).
+ * written. Its files are the caller's to release once committed (`releaseContents`).
  */
 export async function eraseSubmissionRecord(
   trx: Db,
@@ -41,9 +40,4 @@ export async function eraseSubmissionRecord(
 /** The content hashes of a submission's files (its `files` column). */
 export function fileHashes(files: string): string[] {
   return (JSON.parse(files) as SubmissionFile[]).map((file) => file.sha256);
-}
-
-/** After the erasure committed: removes the files that nothing refers to any more. */
-export async function removeUnreferencedFiles(context: OperationContext, sha256s: readonly string[]): Promise<void> {
-  for (const sha256 of await unreferencedFiles(context.store.db, sha256s)) await context.store.files.remove(sha256);
 }

@@ -1,8 +1,9 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
 
 /**
- * Table types for the query builder. Times are Unix epoch milliseconds (numbers on both
- * backends), booleans are 0/1, JSON documents are text.
+ * Table types for the query builder (stored contents' in schema-files.ts). Times are Unix
+ * epoch milliseconds (numbers on both backends), booleans are 0/1, JSON documents are text.
  */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -27,6 +28,8 @@ export interface Database {
   deploys: DeploysTable;
   deploy_files: DeployFilesTable;
   live_deploys: LiveDeploysTable;
+  workspace_contents: WorkspaceContentsTable;
+  submission_contents: SubmissionContentsTable;
 }
 
 export interface WorkspacesTable {
@@ -176,25 +179,6 @@ export interface RateLimitsTable {
   key: string;
   points: number;
   expires_at: number;
-}
-
-/**
- * File contents addressed by SHA-256: on PostgreSQL every file, on SQLite the small files
- * committed with their submission (migration 0009; larger ones are on disk).
- */
-export interface FileBlobsTable {
-  sha256: string;
-  size: number;
-  /** The whole content (held files; PostgreSQL files stored before 0005); null when in file_chunks. */
-  content: Uint8Array | null;
-  created_at: number;
-}
-
-/** PostgreSQL only: a file's content in order, a chunk per row. */
-export interface FileChunksTable {
-  sha256: string;
-  seq: number;
-  content: Uint8Array;
 }
 
 /** One row: a value encrypted with the secrets key, to refuse a start with another key. */

@@ -97,7 +97,7 @@ describe.runIf(backend.available)(`files held with their submission on ${backend
     await mkdir(join(suite.environment.dataDir, 'files', sha256.slice(0, 2)), { recursive: true });
     await writeFile(join(suite.environment.dataDir, 'files', sha256.slice(0, 2), sha256), legacy);
     expect((await readBack(sha256)).equals(legacy)).toBe(true);
-    expect(await suite.store.files.has([sha256, sha256Of(uploads[0]!), sha256Of(randomBytes(8))])).toEqual(new Set([sha256, sha256Of(uploads[0]!)]));
+    expect(await suite.store.files.sizes([sha256, sha256Of(uploads[0]!), sha256Of(randomBytes(8))])).toEqual(new Map([[sha256, legacy.length], [sha256Of(uploads[0]!), uploads[0]!.length]]));
     await suite.store.files.remove(sha256);
     expect(await suite.store.files.open(sha256)).toBeNull();
   });

@@ -13,7 +13,8 @@ import {
   SwitchDeployResponse,
   UploadDeployFileResponse,
 } from '@svc/protocol/api';
-import { finalizeDeploy, listProjectDeploys, promoteDeploy, rollbackDeploy, startDeploy, uploadDeployFile } from '../../operations/deploys.js';
+import { uploadDeployFile } from '../../operations/deploy-uploads.js';
+import { finalizeDeploy, listProjectDeploys, promoteDeploy, rollbackDeploy, startDeploy } from '../../operations/deploys.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
 /** A manifest of 20,000 files with long paths is a few MiB of JSON. */
@@ -38,7 +39,11 @@ export const deployRoutes: CliRoutes = (app, context) => {
   app.put(
     '/projects/:workspace/:project/deploys/:id/files/:sha256',
     { bodyLimit: context.options.deployLimits.fileBytes, schema: { params: DeployFileParams, response: { 200: UploadDeployFileResponse } } },
-    async (request) => ({ ok: true as const, ...(await uploadDeployFile(context, principalOf(request), request.params, request.body as Readable)) }),
+    async (request) => {
+      const length = request.headers['content-length'];
+      const input = { ...request.params, contentLength: length === undefined ? undefined : Number(length) };
+      return { ok: true as const, ...(await uploadDeployFile(context, principalOf(request), input, request.body as Readable)) };
+    },
   );
 
   app.post('/projects/:workspace/:project/deploys/:id/finalize', { schema: { params: DeployParams, response: { 200: DeployResponse } } }, async (request) => ({

@@ -3,6 +3,7 @@ import { projectActivity } from '../../operations/activity.js';
 import { listProjectDeploys } from '../../operations/deploys.js';
 import { listProjects } from '../../operations/projects.js';
 import { projectRequestCounts } from '../../operations/requests.js';
+import { projectUploadUsage } from '../../operations/upload-usage.js';
 import { listWebhookStatuses } from '../../operations/webhook-health.js';
 import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
@@ -21,12 +22,13 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {
     const { base, principal } = await projectPageBase(tools, request, request.params);
-    const [webhooks, activity, requests, deploys] = await Promise.all([
+    const [webhooks, activity, requests, deploys, uploads] = await Promise.all([
       listWebhookStatuses(context, principal, request.params),
       projectActivity(context, principal, request.params),
       projectRequestCounts(context, principal, request.params),
       listProjectDeploys(context, principal, { ...request.params, limit: 1 }),
+      projectUploadUsage(context, principal, request.params),
     ]);
-    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity, requests, live: deploys.live }));
+    return sendPage(reply, 200, OverviewPage({ ...base, webhooks, activity, requests, live: deploys.live, uploads }));
   });
 }

@@ -1,5 +1,7 @@
 import type { FormInfo, ListDeploysResponse, RequestCounts } from '@svc/protocol/api';
+import { formatBytes } from '../../lib/format-bytes.js';
 import type { ActivityHour } from '../../operations/activity.js';
+import type { UploadUsage } from '../../operations/upload-usage.js';
 import type { WebhookStatus } from '../../operations/webhook-health.js';
 import { ActivityChart } from './activity-chart.js';
 import { Empty } from './components.js';
@@ -20,7 +22,9 @@ export function projectCrumbs(workspace: string, project: string, last?: string)
   return last === undefined ? [...base, { label: project }] : [...base, { label: project, href: projectPath(workspace, project) }, { label: last }];
 }
 
-export function OverviewPage(props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts; live: ListDeploysResponse['live'] }) {
+export function OverviewPage(
+  props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts; live: ListDeploysResponse['live']; uploads: UploadUsage },
+) {
   const base = projectPath(props.workspace, props.project);
   const totals = props.activity.reduce((sum, hour) => ({ submissions: sum.submissions + hour.submissions, spam: sum.spam + hour.spam, delivered: sum.delivered + hour.delivered, failed: sum.failed + hour.failed }), {
     submissions: 0,
@@ -36,7 +40,8 @@ export function OverviewPage(props: ProjectPageBase & { webhooks: readonly Webho
           <p class="lead">Overview of the last 24 hours</p>
         </div>
       </div>
-      <div class="grid">
+      <UploadQuotaNotice uploads={props.uploads} />
+      <div class="grid stats">
         <div class="card stat">
           <span class="value">{totals.submissions}</span>
           <span class="label">Submissions{totals.spam > 0 ? ` (and ${totals.spam} spam)` : ''}</span>
@@ -48,6 +53,10 @@ export function OverviewPage(props: ProjectPageBase & { webhooks: readonly Webho
         <div class="card stat">
           <span class="value">{totals.failed}</span>
           <span class="label">Webhook deliveries failed</span>
+        </div>
+        <div class="card stat">
+          <span class="value">{formatBytes(props.uploads.bytes)}</span>
+          <span class="label">{`Stored uploads, of ${formatBytes(props.uploads.quotaBytes)} allowed`}</span>
         </div>
       </div>
       <section class="card" aria-labelledby="activity">
@@ -137,5 +146,26 @@ export function OverviewPage(props: ProjectPageBase & { webhooks: readonly Webho
         </section>
       </div>
     </Shell>
+  );
+}
+
+/**
+ * Says when the project's stored uploads are at their quota, and what follows: the public
+ * endpoints refuse files and screenshots with 413 `quota_exceeded` (docs/hosting.md).
+ */
+function UploadQuotaNotice(props: { uploads: UploadUsage }) {
+  const { bytes, quotaBytes } = props.uploads;
+  if (bytes < quotaBytes * 0.9) return null;
+  const full = bytes >= quotaBytes;
+  return (
+    <section class={full ? 'notice bad' : 'notice warn'} aria-labelledby="quota-title">
+      <h2 id="quota-title">{full ? 'Uploads are at their quota' : 'Uploads are close to their quota'}</h2>
+      <p>
+        {`This project keeps ${formatBytes(bytes)} of form files and Pinpoints screenshots, of ${formatBytes(quotaBytes)} allowed. `}
+        {full ? 'Forms that carry files and Pinpoints screenshots are refused (413 quota_exceeded) ' : 'Past the quota, forms that carry files and Pinpoints screenshots are refused (413 quota_exceeded) '}
+        until files are deleted (<code>svc submissions delete</code>, <code>svc submissions erase</code>) or the server's <code>--upload-quota</code> is raised. Forms without files
+        still work.
+      </p>
+    </section>
   );
 }

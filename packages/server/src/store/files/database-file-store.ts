@@ -1,10 +1,10 @@
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { sha256Pattern, type ByteRange, type FileStore, type StagedFile } from './file-store.js';
-import { HeldFiles, wholeContentStream, type HoldOptions } from './held-files.js';
+import { sha256Pattern, type ByteRange, type FileStore, type StagedFile, type StoredContent } from './file-store.js';
+import { HeldFiles, wholeContent, type HoldOptions } from './held-files.js';
 import { prepareSpool, spoolToFile } from './spool.js';
 
 /** Bytes per row of `file_chunks`, and the most one request holds in memory at once. */
@@ -59,16 +59,21 @@ export class DatabaseFileStore implements FileStore {
     };
   }
 
-  /** One transaction: the file's row, then its chunks; equal contents committed meanwhile make it a no-op. */
+  /**
+   * One transaction: the file's row, then its chunks. Equal contents committed meanwhile (or
+   * before) make it a touch of their row instead: their time moves on, for the sweep's grace.
+   */
   private async copyIn(path: string, sha256: string, size: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const inserted = await trx
+      const now = Date.now();
+      const row = await trx
         .insertInto('file_blobs')
-        .values({ sha256, size, content: null, created_at: Date.now() })
-        .onConflict((conflict) => conflict.column('sha256').doNothing())
-        .returning('sha256')
-        .executeTakeFirst();
-      if (!inserted) return;
+        .values({ sha256, size, content: null, created_at: now })
+        .onConflict((conflict) => conflict.column('sha256').doUpdateSet({ created_at: now }))
+        // xmax is 0 on a row this statement inserted, and set on one it updated.
+        .returning(sql<boolean>`xmax = 0`.as('inserted'))
+        .executeTakeFirstOrThrow();
+      if (!row.inserted) return;
       const handle = await open(path, 'r');
       try {
         const buffer = Buffer.allocUnsafe(fileChunkBytes);
@@ -83,32 +88,41 @@ export class DatabaseFileStore implements FileStore {
     });
   }
 
-  async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
+  async find(sha256: string): Promise<StoredContent | null> {
     if (!sha256Pattern.test(sha256)) return null;
     const row = await this.held.find(sha256);
     if (!row) return null;
-    if (row.content !== null) return wholeContentStream(row.content, range);
-    const db = this.db;
-    // A range reads only the chunks it covers, each cut to the range.
+    if (row.content !== null) return wholeContent(row.content);
+    return { size: row.size, read: (range) => Readable.from(this.chunks(sha256, range)) };
+  }
+
+  async open(sha256: string, range?: ByteRange): Promise<Readable | null> {
+    return (await this.find(sha256))?.read(range) ?? null;
+  }
+
+  /** The file's chunks in order, one query each; a range reads only the chunks it covers, each cut to the range. */
+  private async *chunks(sha256: string, range: ByteRange | undefined): AsyncGenerator<Buffer> {
     const first = range ? Math.floor(range.start / fileChunkBytes) : 0;
-    async function* chunks(): AsyncGenerator<Buffer> {
-      for (let seq = first; ; seq += 1) {
-        const offset = seq * fileChunkBytes;
-        if (range && offset > range.end) return;
-        const chunk = await db.selectFrom('file_chunks').select('content').where('sha256', '=', sha256).where('seq', '=', seq).executeTakeFirst();
-        if (!chunk) return;
-        const content = Buffer.from(chunk.content);
-        yield range ? content.subarray(Math.max(0, range.start - offset), Math.min(content.length, range.end + 1 - offset)) : content;
-      }
+    for (let seq = first; ; seq += 1) {
+      const offset = seq * fileChunkBytes;
+      if (range && offset > range.end) return;
+      const chunk = await this.db.selectFrom('file_chunks').select('content').where('sha256', '=', sha256).where('seq', '=', seq).executeTakeFirst();
+      if (!chunk) return;
+      const content = Buffer.from(chunk.content);
+      yield range ? content.subarray(Math.max(0, range.start - offset), Math.min(content.length, range.end + 1 - offset)) : content;
     }
-    return Readable.from(chunks());
   }
 
-  has(sha256s: readonly string[]): Promise<Set<string>> {
-    return this.held.present([...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256)));
+  sizes(sha256s: readonly string[]): Promise<Map<string, number>> {
+    return this.held.sizes([...new Set(sha256s)].filter((sha256) => sha256Pattern.test(sha256)));
   }
 
-  remove(sha256: string): Promise<void> {
-    return this.held.remove(sha256);
+  /** The row goes with its chunks (ON DELETE CASCADE), in one statement. */
+  remove(sha256: string, options: { storedBefore?: number } = {}): Promise<boolean> {
+    return this.held.remove(sha256, options.storedBefore);
+  }
+
+  storedBefore(before: number): AsyncIterable<string> {
+    return this.held.storedBefore(before);
   }
 }

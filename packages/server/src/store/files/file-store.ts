@@ -13,15 +13,30 @@ export interface FileStore {
    * to be committed with the submission that carries it (held-files.ts).
    */
   stage(content: AsyncIterable<Uint8Array>, options?: HoldOptions): Promise<StagedFile>;
+  /** The stored contents (their real size, and a way to read them), or null when no file has that hash. */
+  find(sha256: string): Promise<StoredContent | null>;
   /**
    * The stored contents, or null when no file has that hash; with `range`, only the bytes
    * from `start` to `end` (both included, within the file) for an HTTP byte range.
    */
   open(sha256: string, range?: ByteRange): Promise<Readable | null>;
-  /** Which of `sha256s` are stored (what a deploy still has to upload is the rest). */
-  has(sha256s: readonly string[]): Promise<Set<string>>;
-  /** Removes the contents (nothing when there are none); the caller knows nothing refers to them. */
-  remove(sha256: string): Promise<void>;
+  /** The real size of each of `sha256s` that is stored (a deploy's declarations are checked against it). */
+  sizes(sha256s: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Removes the contents (nothing when there are none); the caller knows nothing holds them.
+   * With `storedBefore`, only if they were last stored before that time: contents stored
+   * again since (by a request that has not written its record yet) stay. True when removed.
+   */
+  remove(sha256: string, options?: { storedBefore?: number }): Promise<boolean>;
+  /** The hashes of the contents last stored before `before`, in no particular order: the sweep's candidates. */
+  storedBefore(before: number): AsyncIterable<string>;
+}
+
+/** Stored contents as found: the size of what is stored, never what anyone declared. */
+export interface StoredContent {
+  readonly size: number;
+  /** The bytes, or those of `range` (both ends included, within the file). */
+  read(range?: ByteRange): Readable;
 }
 
 export interface StagedFile {
@@ -32,7 +47,10 @@ export interface StagedFile {
    * commit it in the batch's own transaction, after which `discard()` frees the memory.
    */
   readonly held?: HeldFile;
-  /** Makes the contents durable under their hash on their own (idempotent: equal contents are stored once). */
+  /**
+   * Makes the contents durable under their hash on their own (idempotent: equal contents are
+   * stored once, and storing them again moves their time on, for the sweep's grace).
+   */
   commit(): Promise<void>;
   /** Drops the staged contents (what a transaction already committed stays). */
   discard(): Promise<void>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { ByteRange, StagedFile } from './file-store.js';
+import type { ByteRange, StagedFile, StoredContent } from './file-store.js';
 
 /**
  * A small file held in memory while its request is read, whose whole content becomes one
@@ -132,36 +132,56 @@ export class HeldFiles {
     return holdOrSpool(content, options, this.budget, spool, (file) => this.insert(file));
   }
 
-  /** One held file committed on its own (a file store's `commit()` outside a batch). */
+  /** One held file committed on its own (a file store's `commit()` outside a batch); equal contents are touched. */
   private async insert(file: HeldFile, now = Date.now()): Promise<void> {
     await this.db
       .insertInto('file_blobs')
       .values({ sha256: file.sha256, size: file.size, content: file.content, created_at: now })
-      .onConflict((conflict) => conflict.column('sha256').doNothing())
+      .onConflict((conflict) => conflict.column('sha256').doUpdateSet({ created_at: now }))
       .execute();
   }
 
   /**
-   * The file's row: its whole content, or (PostgreSQL) null content for a file kept in
-   * chunks; undefined when there is no row.
+   * The file's row: its size and whole content, or (PostgreSQL) null content for a file kept
+   * in chunks; undefined when there is no row.
    */
-  async find(sha256: string): Promise<{ content: Uint8Array | null } | undefined> {
-    return this.db.selectFrom('file_blobs').select('content').where('sha256', '=', sha256).executeTakeFirst();
+  async find(sha256: string): Promise<{ size: number; content: Uint8Array | null } | undefined> {
+    const row = await this.db.selectFrom('file_blobs').select(['size', 'content']).where('sha256', '=', sha256).executeTakeFirst();
+    return row && { size: row.content === null ? Number(row.size) : row.content.byteLength, content: row.content };
   }
 
-  /** Which of `sha256s` have a row (any row: on PostgreSQL, chunked files too). */
-  async present(sha256s: readonly string[]): Promise<Set<string>> {
-    const present = new Set<string>();
+  /** The size of each of `sha256s` that has a row (any row: on PostgreSQL, chunked files too). */
+  async sizes(sha256s: readonly string[]): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
     for (let index = 0; index < sha256s.length; index += 500) {
-      const rows = await this.db.selectFrom('file_blobs').select('sha256').where('sha256', 'in', sha256s.slice(index, index + 500)).execute();
-      for (const row of rows) present.add(row.sha256);
+      const rows = await this.db.selectFrom('file_blobs').select(['sha256', 'size']).where('sha256', 'in', sha256s.slice(index, index + 500)).execute();
+      for (const row of rows) sizes.set(row.sha256, Number(row.size));
     }
-    return present;
+    return sizes;
   }
 
-  async remove(sha256: string): Promise<void> {
-    await this.db.deleteFrom('file_blobs').where('sha256', '=', sha256).execute();
+  /** Removes the row, or only one last stored before `storedBefore`; true when one went. */
+  async remove(sha256: string, storedBefore = Infinity): Promise<boolean> {
+    let query = this.db.deleteFrom('file_blobs').where('sha256', '=', sha256);
+    if (Number.isFinite(storedBefore)) query = query.where('created_at', '<', storedBefore);
+    return Number((await query.executeTakeFirst()).numDeletedRows) > 0;
   }
+
+  /** The hashes of rows last stored before `before`, a page at a time in hash order. */
+  async *storedBefore(before: number): AsyncGenerator<string> {
+    let after = '';
+    for (;;) {
+      const rows = await this.db.selectFrom('file_blobs').select('sha256').where('sha256', '>', after).where('created_at', '<', before).orderBy('sha256').limit(500).execute();
+      for (const row of rows) yield row.sha256;
+      if (rows.length < 500) return;
+      after = rows[rows.length - 1]!.sha256;
+    }
+  }
+}
+
+/** Contents whose whole bytes are at hand (a held row) as found stored contents. */
+export function wholeContent(content: Uint8Array): StoredContent {
+  return { size: content.byteLength, read: (range) => wholeContentStream(content, range) };
 }
 
 /** A whole content (or the bytes of `range` in it) as a stream. */

@@ -30,7 +30,8 @@ async function findOriginals(db: Db, items: readonly PreparedSubmission[], index
 /**
  * The write of a batch as ONE statement, for PostgreSQL, whose statements may write in
  * their WITH clauses: claim the keys, insert the
- * submissions and events that won with their held files, and report each row's fate, in one round trip. On its own
+ * submissions and events that won with their held files and the record of which contents
+ * they hold (submission_contents), and report each row's fate, in one round trip. On its own
  * the statement is atomic and, committed, durable. A loser's original id is read from the
  * statement's snapshot; the rare key committed by another instance after that snapshot is
  * read by one more query.
@@ -53,10 +54,11 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
     held_input (idx, sha256, size, content) AS (
       VALUES ${sql.join(files)}
     ),
+    -- Equal contents stored again move their time on: the sweep's grace starts over (docs/privacy.md).
     held AS (
       INSERT INTO file_blobs (sha256, size, content, created_at)
       SELECT DISTINCT ON (sha256) sha256, size, content, ${options.now}::bigint FROM held_input WHERE idx IN (SELECT idx FROM fresh)
-      ON CONFLICT (sha256) DO NOTHING
+      ON CONFLICT (sha256) DO UPDATE SET created_at = excluded.created_at
     )`;
   const result = await sql<{ idx: number; stored: boolean; original: string | null }>`
     WITH input (idx, id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at, event_id, project_id, type, payload, event_created_at) AS (
@@ -81,6 +83,12 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
       INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
       SELECT event_id, project_id, type, payload, event_created_at, NULL FROM fresh
       RETURNING id
+    ),
+    contents AS (
+      INSERT INTO submission_contents (submission_id, sha256, project_id, size)
+      SELECT DISTINCT fresh.id, file ->> 'sha256', fresh.project_id, (file ->> 'size')::bigint
+      FROM fresh CROSS JOIN LATERAL jsonb_array_elements(fresh.files::jsonb) AS file WHERE fresh.files <> '[]'
+      ON CONFLICT DO NOTHING
     )${heldFiles}
     SELECT input.idx, input.id IN (SELECT id FROM stored) AS stored,
       (SELECT k.submission_id FROM idempotency_keys k WHERE k.form_id = input.form_id AND k.key = input.idempotency_key) AS original

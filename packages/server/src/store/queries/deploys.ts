@@ -23,15 +23,15 @@ export async function listDeploys(db: Db, projectId: string, environment: string
   return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** Whether the deploy lists a file with these contents. */
-export async function deployHasContent(db: Db, deployId: string, sha256: string): Promise<boolean> {
-  return (await db.selectFrom('deploy_files').select('path').where('deploy_id', '=', deployId).where('sha256', '=', sha256).limit(1).executeTakeFirst()) !== undefined;
+/** The size the deploy declares for these contents; undefined when it lists no file with them. */
+export async function declaredContentSize(db: Db, deployId: string, sha256: string): Promise<number | undefined> {
+  const row = await db.selectFrom('deploy_files').select('size').where('deploy_id', '=', deployId).where('sha256', '=', sha256).limit(1).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.size);
 }
 
-/** Every distinct content hash of the deploy. */
-export async function deployHashes(db: Db, deployId: string): Promise<string[]> {
-  const rows = await db.selectFrom('deploy_files').select('sha256').distinct().where('deploy_id', '=', deployId).execute();
-  return rows.map((row) => row.sha256);
+/** Every file of the deploy, as declared: its path, contents and size. */
+export async function deployFileSizes(db: Db, deployId: string): Promise<{ path: string; sha256: string; size: number }[]> {
+  return db.selectFrom('deploy_files').select(['path', 'sha256', 'size']).where('deploy_id', '=', deployId).execute();
 }
 
 export async function findDeployFile(db: Db, deployId: string, path: string): Promise<DeployFileRow | undefined> {

@@ -60,3 +60,11 @@ export async function removeOldSubmissions(db: Db, scope: { spam: true } | { for
   await db.deleteFrom('submissions').where('id', 'in', ids).execute();
   return { removed: rows.length, files: rows.flatMap((row) => (JSON.parse(row.files) as SubmissionFile[]).map((file) => file.sha256)) };
 }
+
+/** Spam Pinpoints requests created before `before`, with their replies; returns the hashes of their screenshots. */
+export async function removeOldSpamRequests(db: Db, before: number, limit: number): Promise<{ removed: number; files: string[] }> {
+  const rows = await db.selectFrom('requests').select(['id', 'screenshot_sha256']).where('status', '=', 'spam').where('created_at', '<', before).orderBy('id').limit(limit).execute();
+  if (rows.length === 0) return { removed: 0, files: [] };
+  await db.deleteFrom('requests').where('id', 'in', rows.map((row) => row.id)).execute();
+  return { removed: rows.length, files: rows.flatMap((row) => (row.screenshot_sha256 === null ? [] : [row.screenshot_sha256])) };
+}

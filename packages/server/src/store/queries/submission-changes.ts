@@ -34,7 +34,7 @@ export async function setSubmissionState(db: Db, id: string, state: SubmissionSt
   await db.updateTable('submissions').set({ state }).where('id', '=', id).execute();
 }
 
-/** Removes the submission and its idempotency key. */
+/** Removes the submission and its idempotency key (and, by cascade, its submission_contents). */
 export async function deleteSubmission(db: Db, id: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('submission_id', '=', id).execute();
   await db.deleteFrom('submissions').where('id', '=', id).execute();
@@ -110,19 +110,6 @@ export async function eraseEventCopies(
     .execute();
   const deliveries = db.selectFrom('deliveries').select('id').where('event_id', 'in', ids);
   await db.updateTable('delivery_attempts').set({ response_body: null }).where('delivery_id', 'in', deliveries).execute();
-}
-
-/** Which of these file hashes no submission refers to any more. */
-export async function unreferencedFiles(db: Db, sha256s: readonly string[]): Promise<string[]> {
-  const unreferenced: string[] = [];
-  for (const sha256 of new Set(sha256s)) {
-    const user = await db.selectFrom('submissions').select('id').where('files', 'like', `%${sha256}%`).limit(1).executeTakeFirst();
-    // A request's screenshot or a deploy's file with the same contents is the same stored file.
-    const screenshot = user ? undefined : await db.selectFrom('requests').select('id').where('screenshot_sha256', '=', sha256).limit(1).executeTakeFirst();
-    const hosted = user || screenshot ? undefined : await db.selectFrom('deploy_files').select('path').where('sha256', '=', sha256).limit(1).executeTakeFirst();
-    if (!user && !screenshot && !hosted) unreferenced.push(sha256);
-  }
-  return unreferenced;
 }
 
 /** A new outbox event, to be fanned out to the project's webhooks by the dispatcher. */

@@ -1,7 +1,8 @@
 // @ts-check
 // The batch write of form submissions on a better-sqlite3 connection: claim the
-// idempotency keys, insert the submissions and their outbox events, in one immediate
-// transaction. JavaScript checked by TypeScript, loaded by the writer thread (submission-writer.js).
+// idempotency keys, insert the submissions, their outbox events, their held files and which
+// contents they hold, in one immediate transaction. JavaScript checked by TypeScript,
+// loaded by the writer thread (submission-writer.js).
 /**
  * The rows are the store's own types (../schema.ts); the outcome type is the port's.
  * @typedef {import('../submission-batch.js').PreparedSubmission} Writer
@@ -23,9 +24,12 @@ export function submissionCommitter(db) {
     VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @created_at)`);
   const insertEvent = db.prepare(`INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
     VALUES (@id, @project_id, @type, @payload, @created_at, NULL)`);
-  // Equal contents are stored once (the hash is the key).
+  // Equal contents are stored once (the hash is the key); storing them again moves their
+  // time on, so the sweep's grace starts over (docs/privacy.md).
   const insertFile = db.prepare(`INSERT INTO file_blobs (sha256, size, content, created_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT (sha256) DO NOTHING`);
+    ON CONFLICT (sha256) DO UPDATE SET created_at = excluded.created_at`);
+  // Which contents the submission holds (erasure, the sweep and the upload quota read it).
+  const insertContent = db.prepare(`INSERT OR IGNORE INTO submission_contents (submission_id, sha256, project_id, size) VALUES (?, ?, ?, ?)`);
 
   const commitBatch = db.transaction((/** @type {Batch} */ request) => {
     const cutoff = request.now - request.idempotencyWindowMs;
@@ -41,6 +45,9 @@ export function submissionCommitter(db) {
       }
       insertSubmission.run(submission);
       insertEvent.run(event);
+      if (submission.files !== '[]') {
+        for (const file of /** @type {{ sha256: string, size: number }[]} */ (JSON.parse(submission.files))) insertContent.run(submission.id, file.sha256, event.project_id, file.size);
+      }
       for (const file of heldFiles ?? []) insertFile.run(file.sha256, file.size, file.content, request.now);
       results.push({ stored: true });
     }
