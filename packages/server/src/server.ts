@@ -23,7 +23,8 @@ import { startHealthMonitor } from './health/health-monitor.js';
 import { watchRedis } from './health/redis-watch.js';
 import { createLogger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
-import { FlexibleRateLimiter, type RateLimiter } from './ratelimit/rate-limiter.js';
+import { clientKeySecret } from './ratelimit/client-keys.js';
+import { type RateLimiter, WindowRateLimiter } from './ratelimit/rate-limiter.js';
 import { RateLimitSnapshots } from './ratelimit/snapshots.js';
 import type { ServerOptions } from './server-options.js';
 import { openStore } from './store/open-store.js';
@@ -90,7 +91,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       closers.push(() => redis.quit().then(() => undefined, () => redis.disconnect()), () => watch.stop());
     }
 
-    const rateLimiter = await createRateLimiter(store, redis, options, backgroundFailure);
+    const rateLimiter = await createRateLimiter(store, redis, options, encryption.key, backgroundFailure);
     closers.push(() => rateLimiter.close());
     if (options.databaseUrl && !redis) {
       logger.warn('PostgreSQL without --redis-url: rate limits are counted per instance');
@@ -204,11 +205,11 @@ async function connectRedis(url: string): Promise<Redis> {
   return redis;
 }
 
-async function createRateLimiter(store: Store, redis: Redis | null, options: ServerOptions, reportFailure: (error: unknown, context: string) => void): Promise<RateLimiter> {
-  if (redis) return FlexibleRateLimiter.inRedis(redis, `${options.redisPrefix}`, options.rateLimitKeys);
+async function createRateLimiter(store: Store, redis: Redis | null, options: ServerOptions, encryptionKey: Uint8Array, reportFailure: (error: unknown, context: string) => void): Promise<RateLimiter> {
+  const settings = { maxKeys: options.rateLimitKeys, secret: clientKeySecret(encryptionKey) };
+  if (redis) return WindowRateLimiter.inRedis(redis, options.redisPrefix, settings);
   const snapshots = new RateLimitSnapshots(store.db, 1_000, (error) => reportFailure(error, 'could not save rate-limit counters'));
-  await snapshots.load();
-  return FlexibleRateLimiter.inMemory(snapshots, options.rateLimitKeys);
+  return WindowRateLimiter.inMemory(settings, snapshots);
 }
 
 function listenUrl(app: FastifyInstance, host: string): string {
