@@ -20,8 +20,8 @@ interface SeenNetwork {
  * the crowd keeps coming. A /48 is one site's allocation: one attacker gets 65,536 /64s
  * with it, while another form or project, and other networks, are not affected.
  *
- * Bounded like the windows: at most `capacity` networks are watched, the one watched
- * longest is forgotten first, and each answer costs one map lookup and a scan of at most
+ * Bounded like the windows: at most `capacity` networks are watched, the one seen least
+ * recently is forgotten first, and each answer costs one map lookup and a scan of at most
  * `foldAfter + 1` small numbers.
  */
 export class CrowdedNetworks {
@@ -50,15 +50,13 @@ export class CrowdedNetworks {
 
   private record(id: string, subnet: number, windowMs: number, now: number): SeenNetwork {
     let seen = this.seen.get(id);
-    if (seen === undefined || seen.startedAt + windowMs <= now) {
-      // A new window of watching, moved to the end: the map stays in the order windows began.
-      seen = { startedAt: now, subnets: [], foldedUntil: seen?.foldedUntil ?? 0 };
-      this.seen.delete(id);
-      this.seen.set(id, seen);
-      for (const oldest of this.seen.keys()) {
-        if (this.seen.size <= this.capacity) break;
-        this.seen.delete(oldest);
-      }
+    if (seen === undefined || seen.startedAt + windowMs <= now) seen = { startedAt: now, subnets: [], foldedUntil: seen?.foldedUntil ?? 0 };
+    // Moved to the end: the map stays in the order networks were last seen.
+    this.seen.delete(id);
+    this.seen.set(id, seen);
+    for (const oldest of this.seen.keys()) {
+      if (this.seen.size <= this.capacity) break;
+      this.seen.delete(oldest);
     }
     if (seen.subnets.length <= this.foldAfter && !seen.subnets.includes(subnet)) {
       seen.subnets.push(subnet);

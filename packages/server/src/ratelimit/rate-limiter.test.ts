@@ -20,6 +20,16 @@ describe('the rate limiter under a flood of client addresses', () => {
     }
   });
 
+  it('keeps refusing a client that keeps coming while a flood of newcomers passes', async () => {
+    const limits = await limiter(10);
+    const abuser = { scope: 'form-a', address: '192.0.2.66' };
+    for (let i = 0; i < 3; i++) await limits.consumeClient(policy, abuser);
+    for (let i = 0; i < 1_000; i++) {
+      await limits.consumeClient(policy, { scope: 'form-a', address: ipv4(i) });
+      if (i % 5 === 0) expect((await limits.consumeClient(policy, abuser)).allowed).toBe(false);
+    }
+  });
+
   it('counts the addresses of one IPv6 /64 as one client', async () => {
     const limits = await limiter(10);
     const client = (address: string) => limits.consumeClient(policy, { scope: 'form', address });

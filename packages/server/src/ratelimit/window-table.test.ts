@@ -25,16 +25,17 @@ describe('the windows of a rate limit in memory', () => {
     expect(table.size).toBe(100);
   });
 
-  it('keeps a window that started again among the newest', () => {
+  it('keeps the windows of clients that keep coming, dropping those left alone longest', () => {
     const table = new WindowTable(3);
-    table.add('a', 10, 0);
+    table.add('a', minute, 0);
     table.add('b', minute, 1);
     table.add('c', minute, 2);
-    table.add('a', minute, 20); // a's first window ended; its new one is the newest
-    table.add('d', minute, 21); // over capacity: b, now the oldest, goes
-    expect(table.get('a', 22)?.count).toBe(1);
-    expect(table.get('b', 22)).toBeUndefined();
-    expect(table.get('c', 22)?.count).toBe(1);
+    table.add('a', minute, 3); // counted again: now the most recent
+    table.add('d', minute, 4); // over capacity: b, left alone longest, goes
+    expect(table.get('a', 5)?.count).toBe(2);
+    expect(table.get('b', 5)).toBeUndefined();
+    expect(table.get('c', 5)?.count).toBe(1);
+    expect(table.get('d', 5)?.count).toBe(1);
   });
 
   it('gives back the memory of ended windows as new ones start', () => {

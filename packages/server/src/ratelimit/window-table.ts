@@ -19,16 +19,17 @@ interface OpenWindow {
   expiresAt: number;
 }
 
-/** Windows that have ended, dropped from the front on each new window: memory comes back after a flood. */
+/** Ended windows dropped from the front as each new window opens: memory comes back after a flood. */
 const endedDroppedPerWindow = 2;
 
 /**
  * Fixed-window counters in memory, at most `capacity` of them (docs/server.md, "Limits and
- * timeouts"). The map keeps windows in the order they started (a window that starts again
- * moves to the end), so the oldest window is the first entry: past the capacity it is
- * dropped, and that client starts a new window when it comes back. A flood of new clients
- * thus costs its oldest windows, never the counting of newcomers, and every operation is
- * O(1): nothing scans the table.
+ * timeouts"). The map keeps windows in the order they were last counted (each count moves
+ * its window to the end), so the first entry is the window left alone longest: past the
+ * capacity it is dropped, and that client starts a new window if it ever comes back. A
+ * client that keeps coming, refused or not, stays counted; a flood of new clients costs the
+ * windows of clients that have gone quiet, never the counting of newcomers. Every operation
+ * is O(1): nothing scans the table.
  */
 export class WindowTable {
   private readonly windows = new Map<string, OpenWindow>();
@@ -46,6 +47,8 @@ export class WindowTable {
     const open = this.windows.get(key);
     if (open !== undefined && open.expiresAt > now) {
       open.count += 1;
+      this.windows.delete(key);
+      this.windows.set(key, open);
       return { count: open.count, expiresAt: open.expiresAt };
     }
     this.start(key, 1, now + windowMs, now);
@@ -58,7 +61,7 @@ export class WindowTable {
     return open !== undefined && open.expiresAt > now ? { count: open.count, expiresAt: open.expiresAt } : undefined;
   }
 
-  /** Puts back a window saved before a restart; restore the oldest first. */
+  /** Puts back a window saved before a restart; restore the least recent first. */
   restore(key: string, count: number, expiresAt: number, now: number): void {
     if (expiresAt > now && Number.isInteger(count) && count > 0) this.start(key, count, expiresAt, now);
   }
