@@ -1,0 +1,150 @@
+import type { Store } from '@svc/server';
+import { type BackendName, createBackend, createForm, createWidgetProject, request, residentBytes, sampleResident, startSvc, type SvcProcess } from '@svc/testkit';
+import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+
+export interface AddressFloodOptions {
+  readonly backend: BackendName;
+  /** /64s of one /48 the attacker posts from, once each to the form and to the Pinpoints key. */
+  readonly ipv6Subnets: number;
+  /** IPv4 addresses it posts from, once each to both. */
+  readonly ipv4Addresses: number;
+  /** `--rate-limit-keys`; undefined keeps the default (100,000 windows per limit). */
+  readonly maxKeys?: number;
+  /** Resident memory the flood may add at its peak, in MiB. */
+  readonly maxGrowthMiB: number;
+  readonly concurrency: number;
+  readonly log?: Log;
+}
+
+const MiB = 1024 * 1024;
+const site = 'flooded.example.test';
+const otherSite = 'visited.example.test';
+
+/**
+ * A flood of client addresses, as the third adversarial test sent it (issue 27): through a
+ * trusted proxy (`--trust-proxy`, each address in `x-forwarded-for`), every /64 of one
+ * /48 and many IPv4 addresses post once each, without a body, to one project's form and
+ * Pinpoints key (answered 415, but counted). Before the fix the limiter counted every
+ * newcomer past its budget under one shared key: then every new visitor of every form got
+ * 429, and failed authentications were checked against another key than they were counted
+ * under. Afterwards, within the same windows:
+ * - a new visitor of another project gets 200 on its form and on its Pinpoints, and a new
+ *   visitor of the flooded form too; a new /64 of the flooding /48 is its own client
+ *   elsewhere;
+ * - the /48 is counted as one client on the flooded endpoints (64 /64s, then 30 more);
+ * - the 21st wrong token from a new address gets 429 with retry-after;
+ * - resident memory grows by less than `maxGrowthMiB` (the windows are bounded).
+ */
+export async function runAddressFloodScenario(options: AddressFloodOptions): Promise<ScenarioResult> {
+  const log = options.log ?? silentLog;
+  const started = performance.now();
+  const problems = new ProblemList();
+  const backend = await createBackend(options.backend);
+  const store = await backend.openStore();
+  let server: SvcProcess | null = null;
+  const addresses = options.ipv6Subnets + options.ipv4Addresses;
+  log(`address flood on ${options.backend}: ${options.ipv6Subnets} /64s of one /48 and ${options.ipv4Addresses} IPv4 addresses, each to a form and a Pinpoints key`);
+  try {
+    const keys = options.maxKeys === undefined ? [] : ['--rate-limit-keys', String(options.maxKeys)];
+    server = await startSvc({ args: [...backend.serverArgs, '--trust-proxy', ...keys] });
+    const url = server.url;
+    const flooded = await createForm(store);
+    const floodedWidget = await createWidgetProject(store, { domains: { staging: [site] } });
+    const baseline = (await residentBytes(server.pid)) ?? 0;
+    const sampler = sampleResident(server.pid, 200);
+
+    const statuses = new Map<number, number>();
+    const floodStarted = performance.now();
+    const jobs = floodJobs(options.ipv6Subnets, options.ipv4Addresses);
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        for (let job = jobs.next(); !job.done; job = jobs.next()) {
+          const [client, pinpoints] = job.value;
+          const path = pinpoints ? `/api/p/${floodedWidget.key}/requests` : `/api/f/${flooded.endpointId}`;
+          const headers: Record<string, string> = { 'x-forwarded-for': client, ...(pinpoints ? { origin: `https://${site}` } : {}) };
+          const response = await fetch(`${url}${path}`, { method: 'POST', headers, body: '' });
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status !== 415 && response.status !== 429) problems.add(`flood answered ${response.status}`, `flood ${response.status}`);
+        }
+      }),
+    );
+    const floodSeconds = (performance.now() - floodStarted) / 1000;
+    const peak = (await sampler.stop()) ?? baseline;
+    const after = (await residentBytes(server.pid)) ?? 0;
+    const requests = 2 * addresses;
+    log(`  ${requests} requests in ${floodSeconds.toFixed(1)} s: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')}; RSS ${mb(baseline)} → peak ${mb(peak)}, ${mb(after)} after`);
+    // The /48's first 64 /64s are counted each, then the /48 as one client: 30 more, on each endpoint.
+    const expectedRefused = 2 * Math.max(0, options.ipv6Subnets - 64 - 30);
+    if ((statuses.get(429) ?? 0) !== expectedRefused) problems.add(`the flood got ${statuses.get(429) ?? 0} × 429; expected ${expectedRefused} (the /48 counted as one client after 64 /64s)`);
+    if (peak - baseline > options.maxGrowthMiB * MiB) problems.add(`MEMORY: resident memory grew by ${mb(peak - baseline)} (at most ${options.maxGrowthMiB} MiB): the windows are not bounded`);
+
+    const outcomes = await afterTheFlood(url, store, `/api/f/${flooded.endpointId}`, problems);
+    log(`  then: ${Object.entries(outcomes).map(([what, status]) => `${what} ${status}`).join(', ')}`);
+    const exit = await server.stop();
+    server = null;
+    if (exit !== 0) problems.add(`the server exited with ${exit} on SIGTERM`);
+    return {
+      scenario: 'address-flood',
+      backend: options.backend,
+      durationMs: performance.now() - started,
+      facts: {
+        addresses,
+        requests,
+        floodSeconds: Number(floodSeconds.toFixed(1)),
+        refused: statuses.get(429) ?? 0,
+        baselineRss: mb(baseline),
+        peakRss: mb(peak),
+        afterRss: mb(after),
+        ...outcomes,
+      },
+      problems: problems.list(),
+    };
+  } finally {
+    await server?.kill();
+    await store.close();
+    await backend.cleanup();
+  }
+}
+
+/** [client address, whether to the Pinpoints key] for every address and both endpoints, IPv6 and IPv4 interleaved. */
+function* floodJobs(ipv6Subnets: number, ipv4Addresses: number): Generator<[string, boolean]> {
+  for (let index = 0; index < Math.max(ipv6Subnets, ipv4Addresses); index++) {
+    for (const pinpoints of [false, true]) {
+      if (index < ipv6Subnets) yield [`2001:db8:ab:${index.toString(16)}::1`, pinpoints];
+      if (index < ipv4Addresses) yield [`10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`, pinpoints];
+    }
+  }
+}
+
+/** What a legitimate visitor and a guesser get once the flood is over; each outcome is its status. */
+async function afterTheFlood(url: string, store: Store, floodedPath: string, problems: ProblemList): Promise<Record<string, number>> {
+  const form = await createForm(store);
+  const widget = await createWidgetProject(store, { domains: { staging: [otherSite] } });
+  const submit = (path: string, client: string) => request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: JSON.stringify({ message: 'hello' }) });
+  const report = (client: string) => {
+    const body = new FormData();
+    body.set('comment', 'The button is broken');
+    body.set('url', `https://${otherSite}/contact`);
+    return request(`${url}/api/p/${widget.key}/requests`, { method: 'POST', headers: { origin: `https://${otherSite}`, 'x-forwarded-for': client }, body });
+  };
+  const outcomes = {
+    otherForm: (await submit(`/api/f/${form.endpointId}`, '203.0.113.50')).status,
+    otherPinpoints: (await report('203.0.113.50')).status,
+    floodedForm: (await submit(floodedPath, '203.0.113.51')).status,
+    otherFormFromFloodingNetwork: (await submit(`/api/f/${form.endpointId}`, '2001:db8:ab:ffff::2')).status,
+  };
+  for (const [what, status] of Object.entries(outcomes)) if (status !== 200) problems.add(`after the flood, ${what} answered ${status} (expected 200)`);
+
+  const whoami = (token: string) => request(`${url}/api/cli/token`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '192.0.2.99' } });
+  const guesses: number[] = [];
+  for (let attempt = 1; attempt <= 21; attempt++) guesses.push((await whoami(`svc_guess_${attempt}`)).status);
+  const last = await whoami('svc_guess_22');
+  if (guesses.slice(0, 20).some((status) => status !== 401)) problems.add(`wrong tokens 1 to 20 answered ${[...new Set(guesses.slice(0, 20))].join(', ')} (expected 401)`);
+  if (guesses[20] !== 429 || !(Number(last.headers.get('retry-after')) > 0)) problems.add(`the 21st wrong token answered ${guesses[20]} (expected 429 with retry-after)`);
+  return { ...outcomes, wrongToken21: guesses[20]! };
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / MiB)} MB`;
+}
