@@ -88,7 +88,7 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
     case 'address-flood':
       // Full: every /64 of a /48, and more windows than the default --rate-limit-keys holds.
       return full
-        ? runAddressFloodScenario({ backend, ipv6Subnets: 65_536, ipv4Addresses: 60_000, maxGrowthMiB: 120, concurrency: 64, log })
+        ? runAddressFloodScenario({ backend, ipv6Subnets: 65_536, ipv4Addresses: 55_000, maxGrowthMiB: 150, concurrency: 64, log })
         : runAddressFloodScenario({ backend, ipv6Subnets: 1_000, ipv4Addresses: 1_500, maxKeys: 1_000, maxGrowthMiB: 60, concurrency: 32, log });
     case 'bad-input':
       return runBadInputScenario({ backend, requests: full ? 12_000 : 3_000, concurrency: 16, log, ...(seed === undefined ? {} : { seed }) });
