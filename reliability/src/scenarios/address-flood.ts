@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import type { Store } from '@svc/server';
 import { type BackendName, createBackend, createForm, createWidgetProject, request, residentBytes, sampleResident, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { MiB, mb, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
 
 export interface AddressFloodOptions {
   readonly backend: BackendName;
@@ -17,7 +17,6 @@ export interface AddressFloodOptions {
   readonly log?: Log;
 }
 
-const MiB = 1024 * 1024;
 const site = 'flooded.example.test';
 const otherSite = 'visited.example.test';
 
@@ -159,8 +158,4 @@ async function afterTheFlood(url: string, store: Store, floodedPath: string, pro
   if (guesses.slice(0, 20).some((status) => status !== 401)) problems.add(`wrong tokens 1 to 20 answered ${[...new Set(guesses.slice(0, 20))].join(', ')} (expected 401)`);
   if (guesses[20] !== 429 || !(Number(last.headers.get('retry-after')) > 0)) problems.add(`the 21st wrong token answered ${guesses[20]} (expected 429 with retry-after)`);
   return { ...outcomes, wrongToken21: guesses[20]! };
-}
-
-function mb(bytes: number): string {
-  return `${Math.round(bytes / MiB)} MB`;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type BackendName, createBackend, createForm, request, residentBytes, sampleResident, startSvc, type SvcProcess } from '@svc/testkit';
-import { ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
+import { MiB, mb, ProblemList, silentLog, type Log, type ScenarioResult } from '../harness/report.js';
 
 export interface LargeUploadsOptions {
   readonly backend: BackendName;
@@ -11,7 +11,6 @@ export interface LargeUploadsOptions {
   readonly log?: Log;
 }
 
-const MiB = 1024 * 1024;
 
 /**
  * Large uploads: many big files at once, within the limits, while the server's resident
@@ -79,8 +78,4 @@ export async function runLargeUploadsScenario(options: LargeUploadsOptions): Pro
     await store.close();
     await backend.cleanup();
   }
-}
-
-function mb(bytes: number): string {
-  return `${Math.round(bytes / MiB)} MB`;
 }
