@@ -12,7 +12,13 @@ export class MemoryCounter implements WindowCounter {
   constructor(
     private readonly capacity: number,
     private readonly snapshots: RateLimitSnapshots | null = null,
+    private readonly onDropped: (limit: string) => void = () => undefined,
   ) {}
+
+  /** Windows held per limit. */
+  held(): Map<string, number> {
+    return new Map([...this.tables].map(([name, table]) => [name, table.size]));
+  }
 
   /** Restores the windows saved before a restart, then starts saving. */
   async open(): Promise<void> {
@@ -39,7 +45,7 @@ export class MemoryCounter implements WindowCounter {
   private table(name: string): WindowTable {
     let table = this.tables.get(name);
     if (!table) {
-      table = new WindowTable(this.capacity);
+      table = new WindowTable(this.capacity, () => this.onDropped(name));
       this.tables.set(name, table);
     }
     return table;

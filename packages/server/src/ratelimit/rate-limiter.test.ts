@@ -10,8 +10,11 @@ const ipv4 = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
 
 describe('the rate limiter under a flood of client addresses', () => {
   it('counts a new visitor of another form, and of the flooded one, as their own client after the table is full', async () => {
-    const limits = await limiter(10);
+    const dropped: string[] = [];
+    const limits = await WindowRateLimiter.inMemory({ maxKeys: 10, secret: randomBytes(32), observer: { windowDropped: (limit) => dropped.push(limit), redisFallback: () => undefined } }, null);
     for (let i = 0; i < 1_000; i++) expect((await limits.consumeClient(policy, { scope: 'form-a', address: ipv4(i) })).allowed).toBe(true);
+    expect(limits.windowsHeld()).toEqual(new Map([['form', 10]]));
+    expect(dropped).toEqual(Array.from({ length: 990 }, () => 'form'));
     for (const scope of ['form-b', 'pinpoints|project-b', 'form-a']) {
       const visitor = { scope, address: '198.51.100.7' };
       expect(await limits.consumeClient(policy, visitor)).toMatchObject({ allowed: true, remaining: 1 });
@@ -82,8 +85,12 @@ describe('the rate limiter under a flood of client addresses', () => {
 describe('the rate limiter with Redis unreachable', () => {
   it('counts each newcomer on its own in bounded memory of this instance', async () => {
     const client = new Redis({ lazyConnect: true });
-    const limits = WindowRateLimiter.inRedis(client, 'svc-test:', { maxKeys: 5, secret: randomBytes(32) });
+    let fallbacks = 0;
+    const observer = { windowDropped: () => undefined, redisFallback: () => void (fallbacks += 1) };
+    const limits = WindowRateLimiter.inRedis(client, 'svc-test:', { maxKeys: 5, secret: randomBytes(32), observer });
     for (let i = 0; i < 100; i++) await limits.consumeClient(policy, { scope: 'form-a', address: ipv4(i) });
+    expect(fallbacks).toBe(100);
+    expect(limits.windowsHeld()).toEqual(new Map([['form', 5]]));
     const visitor = { scope: 'form-b', address: '198.51.100.8' };
     expect((await limits.consumeClient(policy, visitor)).allowed).toBe(true);
     expect((await limits.peekClient(policy, visitor)).remaining).toBe(1);

@@ -29,7 +29,17 @@ export interface RateLimiter {
   consumeClient(policy: RateLimitPolicy, client: RateLimitedClient, name?: string): Promise<RateLimitDecision>;
   /** Whether the client is still within `policy`, counting nothing (for limits on failures only). */
   peekClient(policy: RateLimitPolicy, client: RateLimitedClient, name?: string): Promise<RateLimitDecision>;
+  /** Windows this process holds in memory, per limit (with Redis, those of its fallback). */
+  windowsHeld(): ReadonlyMap<string, number>;
   close(): Promise<void>;
+}
+
+/** Told of what a flood or an outage does to the limiter (the server counts them in its metrics). */
+export interface RateLimitObserver {
+  /** A window of `limit` was dropped to stay within `maxKeys`. */
+  windowDropped(limit: string): void;
+  /** A count was made in this process because Redis was unreachable or slow. */
+  redisFallback(): void;
 }
 
 /** Windows each limit of a process keeps in memory (docs/server.md, "Limits and timeouts"). */
@@ -42,6 +52,7 @@ export interface RateLimiterSettings {
   readonly secret: Uint8Array;
   /** Distinct /64s of one /48 in a scope and window before it counts as one client (tests lower it). */
   readonly foldAfter?: number;
+  readonly observer?: RateLimitObserver;
 }
 
 /**
@@ -54,18 +65,20 @@ export interface RateLimiterSettings {
 export class WindowRateLimiter implements RateLimiter {
   private constructor(
     private readonly counter: WindowCounter,
+    private readonly memory: MemoryCounter,
     private readonly clients: ClientKeys,
   ) {}
 
   static async inMemory(settings: RateLimiterSettings, snapshots: RateLimitSnapshots | null): Promise<WindowRateLimiter> {
-    const counter = new MemoryCounter(settings.maxKeys, snapshots);
-    await counter.open();
-    return new WindowRateLimiter(counter, clientKeys(settings));
+    const memory = memoryCounter(settings, snapshots);
+    await memory.open();
+    return new WindowRateLimiter(memory, memory, clientKeys(settings));
   }
 
   static inRedis(client: Redis, keyPrefix: string, settings: RateLimiterSettings): WindowRateLimiter {
-    const counter = new RedisCounter(new RedisIncrements(client), `${keyPrefix}rl:`, new MemoryCounter(settings.maxKeys));
-    return new WindowRateLimiter(counter, clientKeys(settings));
+    const fallback = memoryCounter(settings, null);
+    const counter = new RedisCounter(new RedisIncrements(client), `${keyPrefix}rl:`, fallback, () => settings.observer?.redisFallback());
+    return new WindowRateLimiter(counter, fallback, clientKeys(settings));
   }
 
   async consume(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
@@ -83,9 +96,17 @@ export class WindowRateLimiter implements RateLimiter {
     return decide(policy, window ?? { count: 0, expiresAt: Date.now() + policy.windowSeconds * 1000 }, true);
   }
 
+  windowsHeld(): ReadonlyMap<string, number> {
+    return this.memory.held();
+  }
+
   close(): Promise<void> {
     return this.counter.close();
   }
+}
+
+function memoryCounter(settings: RateLimiterSettings, snapshots: RateLimitSnapshots | null): MemoryCounter {
+  return new MemoryCounter(settings.maxKeys, snapshots, (limit) => settings.observer?.windowDropped(limit));
 }
 
 function clientKeys(settings: RateLimiterSettings): ClientKeys {

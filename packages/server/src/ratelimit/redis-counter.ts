@@ -14,26 +14,24 @@ export class RedisCounter implements WindowCounter {
     /** Put before every window id, e.g. `svc:rl:`. */
     private readonly prefix: string,
     private readonly fallback: MemoryCounter,
+    /** Told of each count made in `fallback`. */
+    private readonly onFallback: () => void = () => undefined,
   ) {}
 
   async add(name: string, id: string, windowSeconds: number): Promise<CountedWindow> {
-    if (!this.redis.ready) return this.fallback.add(name, id, windowSeconds);
-    try {
-      const [count, left] = await this.redis.increment(this.prefix + id, 1, windowSeconds);
-      return { count, expiresAt: Date.now() + left };
-    } catch {
-      return this.fallback.add(name, id, windowSeconds);
+    if (this.redis.ready) {
+      const counted = await this.redis.increment(this.prefix + id, 1, windowSeconds).catch(() => null);
+      if (counted !== null) return { count: counted[0], expiresAt: Date.now() + counted[1] };
     }
+    this.onFallback();
+    return this.fallback.add(name, id, windowSeconds);
   }
 
   async read(name: string, id: string): Promise<CountedWindow | undefined> {
     if (!this.redis.ready) return this.fallback.read(name, id);
-    try {
-      const answer = await this.redis.read(this.prefix + id);
-      return answer === null ? undefined : { count: answer[0], expiresAt: Date.now() + answer[1] };
-    } catch {
-      return this.fallback.read(name, id);
-    }
+    const answer = await this.redis.read(this.prefix + id).then((window) => window ?? undefined, () => false as const);
+    if (answer === false) return this.fallback.read(name, id);
+    return answer === undefined ? undefined : { count: answer[0], expiresAt: Date.now() + answer[1] };
   }
 
   close(): Promise<void> {

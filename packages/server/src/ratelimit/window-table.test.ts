@@ -14,9 +14,11 @@ describe('the windows of a rate limit in memory', () => {
   });
 
   it('holds at most its capacity under a flood of new keys, dropping the oldest windows first', () => {
-    const table = new WindowTable(100);
+    let dropped = 0;
+    const table = new WindowTable(100, () => (dropped += 1));
     for (let i = 0; i < 10_000; i++) table.add(`flood-${i}`, minute, i);
     expect(table.size).toBe(100);
+    expect(dropped).toBe(9_900);
     expect(table.get('flood-9899', 10_000)).toBeUndefined();
     expect(table.get('flood-9900', 10_000)).toEqual({ count: 1, expiresAt: minute + 9_900 });
     // A newcomer after the flood is counted as itself, from one.

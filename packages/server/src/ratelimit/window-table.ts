@@ -34,7 +34,11 @@ const endedDroppedPerWindow = 2;
 export class WindowTable {
   private readonly windows = new Map<string, OpenWindow>();
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    /** Told of each window dropped to stay within the capacity (not of ended ones). */
+    private readonly onDropped: () => void = () => undefined,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error('a window table holds at least one window');
   }
 
@@ -71,8 +75,10 @@ export class WindowTable {
     this.windows.set(key, { count, expiresAt });
     let ended = 0;
     for (const [oldest, window] of this.windows) {
-      if (this.windows.size > this.capacity) this.windows.delete(oldest);
-      else if (window.expiresAt <= now && ended++ < endedDroppedPerWindow) this.windows.delete(oldest);
+      if (this.windows.size > this.capacity) {
+        this.windows.delete(oldest);
+        if (window.expiresAt > now) this.onDropped();
+      } else if (window.expiresAt <= now && ended++ < endedDroppedPerWindow) this.windows.delete(oldest);
       else break;
     }
   }
