@@ -54,9 +54,9 @@ export class CrowdedNetworks {
     // Moved to the end: the map stays in the order networks were last seen.
     this.seen.delete(id);
     this.seen.set(id, seen);
-    for (const oldest of this.seen.keys()) {
+    for (const leastRecent of this.seen.keys()) {
       if (this.seen.size <= this.capacity) break;
-      this.seen.delete(oldest);
+      this.seen.delete(leastRecent);
     }
     if (seen.subnets.length <= this.foldAfter && !seen.subnets.includes(subnet)) {
       seen.subnets.push(subnet);

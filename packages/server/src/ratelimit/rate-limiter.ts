@@ -46,7 +46,7 @@ export interface RateLimitObserver {
 export const defaultMaxKeys = 100_000;
 
 export interface RateLimiterSettings {
-  /** Windows each limit keeps in memory, and networks watched for crowds; the oldest go first. */
+  /** Windows each limit keeps in memory, and networks watched for crowds; the least recent go first. */
   readonly maxKeys: number;
   /** The secret of the address hashes in keys (`clientKeySecret`). */
   readonly secret: Uint8Array;
@@ -59,8 +59,8 @@ export interface RateLimiterSettings {
  * The rate limits: in memory (with write-behind snapshots to the store, so counts survive
  * a restart) on one machine, or atomically in Redis when instances share it. Memory is
  * bounded under any flood of clients: each limit keeps at most `maxKeys` windows and drops
- * its oldest first, so a newcomer is always counted as itself and never shares a count with
- * the rest of the instance (docs/server.md, "Limits and timeouts").
+ * the one counted least recently, so a newcomer is always counted as itself and never shares
+ * a count with the rest of the instance (docs/server.md, "Limits and timeouts").
  */
 export class WindowRateLimiter implements RateLimiter {
   private constructor(

@@ -13,7 +13,7 @@ describe('the windows of a rate limit in memory', () => {
     expect(table.add('a', minute, minute)).toEqual({ count: 1, expiresAt: 2 * minute });
   });
 
-  it('holds at most its capacity under a flood of new keys, dropping the oldest windows first', () => {
+  it('holds at most its capacity under a flood of new keys, dropping the windows counted least recently', () => {
     let dropped = 0;
     const table = new WindowTable(100, () => (dropped += 1));
     for (let i = 0; i < 10_000; i++) table.add(`flood-${i}`, minute, i);

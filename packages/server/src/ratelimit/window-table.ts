@@ -74,11 +74,11 @@ export class WindowTable {
     this.windows.delete(key);
     this.windows.set(key, { count, expiresAt });
     let ended = 0;
-    for (const [oldest, window] of this.windows) {
+    for (const [leastRecent, window] of this.windows) {
       if (this.windows.size > this.capacity) {
-        this.windows.delete(oldest);
+        this.windows.delete(leastRecent);
         if (window.expiresAt > now) this.onDropped();
-      } else if (window.expiresAt <= now && ended++ < endedDroppedPerWindow) this.windows.delete(oldest);
+      } else if (window.expiresAt <= now && ended++ < endedDroppedPerWindow) this.windows.delete(leastRecent);
       else break;
     }
   }
