@@ -1,11 +1,12 @@
 import type { LimitedAddress } from '../http/client-address.js';
+import { type Recent, RecencyMap } from './recency-map.js';
 
 /** How many distinct /64s of one /48 one scope takes within a window before that /48 counts as one client. */
 export const defaultFoldAfter = 64;
 
-interface SeenNetwork {
-  /** When this window of watching the network began. */
-  startedAt: number;
+interface SeenNetwork extends Recent {
+  /** When this window of watching the network ends. */
+  readonly watchedUntil: number;
   /** The distinct /64s (their 16 bits within the /48) seen in this window, up to one past the threshold. */
   readonly subnets: number[];
   /** Until when the whole /48 counts as one client. */
@@ -25,12 +26,14 @@ interface SeenNetwork {
  * `foldAfter + 1` small numbers.
  */
 export class CrowdedNetworks {
-  private readonly seen = new Map<string, SeenNetwork>();
+  private readonly seen: RecencyMap<SeenNetwork>;
 
   constructor(
-    private readonly capacity: number,
+    capacity: number,
     private readonly foldAfter = defaultFoldAfter,
-  ) {}
+  ) {
+    this.seen = new RecencyMap(capacity, (network, now) => network.watchedUntil <= now && network.foldedUntil <= now);
+  }
 
   get size(): number {
     return this.seen.size;
@@ -44,19 +47,15 @@ export class CrowdedNetworks {
   counted(scope: string, address: LimitedAddress, windowMs: number, record: boolean, now: number): string {
     if (address.network === null) return address.client;
     const id = `${scope}|${address.network}`;
-    const seen = record ? this.record(id, address.subnet, windowMs, now) : this.seen.get(id);
+    const seen = record ? this.record(id, address.subnet, windowMs, now) : this.seen.peek(id);
     return seen !== undefined && seen.foldedUntil > now ? address.network : address.client;
   }
 
   private record(id: string, subnet: number, windowMs: number, now: number): SeenNetwork {
-    let seen = this.seen.get(id);
-    if (seen === undefined || seen.startedAt + windowMs <= now) seen = { startedAt: now, subnets: [], foldedUntil: seen?.foldedUntil ?? 0 };
-    // Moved to the end: the map stays in the order networks were last seen.
-    this.seen.delete(id);
-    this.seen.set(id, seen);
-    for (const leastRecent of this.seen.keys()) {
-      if (this.seen.size <= this.capacity) break;
-      this.seen.delete(leastRecent);
+    let seen = this.seen.use(id);
+    if (seen === undefined || seen.watchedUntil <= now) {
+      seen = { watchedUntil: now + windowMs, subnets: [], foldedUntil: seen?.foldedUntil ?? 0, used: false };
+      this.seen.put(id, seen, now);
     }
     if (seen.subnets.length <= this.foldAfter && !seen.subnets.includes(subnet)) {
       seen.subnets.push(subnet);
