@@ -10,4 +10,9 @@ describe.runIf(backend.available)(`rate-limit (bounded) on ${backend.name}`, () 
     const result = await runScenario('rate-limit', backend.name, 'bounded', () => undefined);
     expect(result.problems, describeResult(result).join('\n')).toEqual([]);
   });
+
+  it('answers a new visitor 200 and the 21st wrong token 429 after a flood of addresses, with memory bounded', { timeout: 180_000 }, async () => {
+    const result = await runScenario('address-flood', backend.name, 'bounded', () => undefined);
+    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
+  });
 });

@@ -39,7 +39,7 @@ export interface ServerOptions {
   readonly deployTimeoutMs: number;
   /** How often the health monitor probes the database, the storage and Redis. */
   readonly healthIntervalMs: number;
-  /** Keys the rate limiters of one process count before newcomers share one counter. */
+  /** Windows each rate limit of one process keeps in memory; past it the oldest are dropped (docs/server.md). */
   readonly rateLimitKeys: number;
   /** Finished deliveries, their attempts and events are removed after this (docs/privacy.md). */
   readonly retentionDeliveriesMs: number;

@@ -26,6 +26,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+export const MiB = 1024 * 1024;
+
+/** Bytes as whole megabytes, for reports of resident memory. */
+export function mb(bytes: number): string {
+  return `${Math.round(bytes / MiB)} MB`;
+}
+
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

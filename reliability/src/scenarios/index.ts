@@ -1,5 +1,6 @@
 import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
+import { runAddressFloodScenario } from './address-flood.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runConnectionFloodScenario } from './connection-flood.js';
 import { runCrashScenario } from './crash.js';
@@ -18,6 +19,7 @@ export type ScenarioName =
   | 'durability'
   | 'races'
   | 'rate-limit'
+  | 'address-flood'
   | 'bad-input'
   | 'ssrf'
   | 'failing-receiver'
@@ -34,6 +36,7 @@ export const scenarioNames: readonly ScenarioName[] = [
   'durability',
   'races',
   'rate-limit',
+  'address-flood',
   'bad-input',
   'ssrf',
   'failing-receiver',
@@ -82,6 +85,11 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runRaceScenario({ backend, instances, concurrency: 100, rounds: full ? 20 : 3, log });
     case 'rate-limit':
       return runRateLimitScenario({ backend, instances, clients: full ? 10 : 3, endpoints: full ? 3 : 2, requestsPerPair: full ? 60 : 40, concurrency: 64, log });
+    case 'address-flood':
+      // Full: every /64 of a /48, and more windows than the default --rate-limit-keys holds.
+      return full
+        ? runAddressFloodScenario({ backend, ipv6Subnets: 65_536, ipv4Addresses: 55_000, maxGrowthMiB: 150, concurrency: 64, log })
+        : runAddressFloodScenario({ backend, ipv6Subnets: 1_000, ipv4Addresses: 1_500, maxKeys: 1_000, maxGrowthMiB: 60, concurrency: 32, log });
     case 'bad-input':
       return runBadInputScenario({ backend, requests: full ? 12_000 : 3_000, concurrency: 16, log, ...(seed === undefined ? {} : { seed }) });
     case 'ssrf':

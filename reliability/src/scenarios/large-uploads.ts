@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createForm, request, residentBytes, sampleResident } from '@svc/testkit';
-import type { ScenarioResult } from '../harness/report.js';
+import { MiB, mb, type ScenarioResult } from '../harness/report.js';
 import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
 export interface LargeUploadsOptions extends ScenarioOptions {
@@ -9,8 +9,6 @@ export interface LargeUploadsOptions extends ScenarioOptions {
   /** Size of each file, in MiB (within the server's limits). */
   readonly fileMiB: number;
 }
-
-const MiB = 1024 * 1024;
 
 /**
  * Large uploads: many big files at once, within the limits, while the server's resident
@@ -60,8 +58,4 @@ export function runLargeUploadsScenario(options: LargeUploadsOptions): Promise<S
     await stopServers();
     return { uploads: options.concurrent, fileMiB: options.fileMiB, baselineRss: mb(baseline), peakRss: mb(peak), growth: mb(growth), inFlight: mb(inFlight) };
   });
-}
-
-function mb(bytes: number): string {
-  return `${Math.round(bytes / MiB)} MB`;
 }

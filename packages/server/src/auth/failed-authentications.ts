@@ -1,10 +1,12 @@
 import { ServiceError } from '@svc/protocol';
-import { limitedAddress } from '../http/client-address.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
 
 /** The limit's name in the RateLimit headers and in the limiter's keys. */
 export const authFailuresName = 'auth';
+
+/** One scope for the whole instance: an address's failures count together wherever they happen. */
+const scope = 'auth';
 
 /** 20 failed authentications per 5 minutes per client address (docs/privacy.md). */
 export const defaultAuthFailurePolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
@@ -14,6 +16,7 @@ export const defaultAuthFailurePolicy: RateLimitPolicy = { max: 20, windowSecond
  * `/login` and sign-in links: past the limit an address is refused before any token is
  * looked up (so a flood of guesses costs no hash and no query). Successes are not counted,
  * so a busy CI runner behind one address is never locked out by its own good requests.
+ * The check reads the very window a failure is counted in, whatever else the limiter holds.
  */
 export class FailedAuthentications {
   constructor(
@@ -23,11 +26,11 @@ export class FailedAuthentications {
 
   /** Whether this address may try; its decision carries the headers to send either way. */
   check(ip: string): Promise<RateLimitDecision> {
-    return this.limiter.peek(this.policy, limitedAddress(ip), authFailuresName);
+    return this.limiter.peekClient(this.policy, { scope, address: ip }, authFailuresName);
   }
 
   async record(ip: string): Promise<void> {
-    await this.limiter.consume(this.policy, limitedAddress(ip), authFailuresName);
+    await this.limiter.consumeClient(this.policy, { scope, address: ip }, authFailuresName);
   }
 
   /** The 429 for an address past the limit. */

@@ -43,10 +43,10 @@ describe('the client address', () => {
     expect(parseProxyTrust('off')).toEqual(noProxyTrust);
   });
 
-  it('counts IPv6 clients by their /64 and IPv4 clients by their address', () => {
-    expect(limitedAddress('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
-    expect(limitedAddress('2001:db8:1:2::ffff')).toBe('2001:db8:1:2::/64');
-    expect(limitedAddress('203.0.113.5')).toBe('203.0.113.5');
+  it('counts IPv6 clients by their /64, within their /48, and IPv4 clients by their address', () => {
+    expect(limitedAddress('2001:db8:1:2:3:4:5:6')).toEqual({ client: '2001:db8:1:2::/64', network: '2001:db8:1::/48', subnet: 2 });
+    expect(limitedAddress('2001:db8:1:ff02::ffff')).toEqual({ client: '2001:db8:1:ff02::/64', network: '2001:db8:1::/48', subnet: 0xff02 });
+    expect(limitedAddress('203.0.113.5')).toEqual({ client: '203.0.113.5', network: null, subnet: 0 });
     expect(canonicalAddress('::ffff:1.2.3.4')).toBe('1.2.3.4');
     expect(canonicalAddress('1.2.3')).toBeNull();
   });

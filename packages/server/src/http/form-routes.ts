@@ -25,7 +25,6 @@ import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
 import type { PreparedSubmission, SubmissionOutcome } from '../store/submission-batch.js';
-import { limitedAddress } from './client-address.js';
 import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
@@ -110,7 +109,7 @@ async function admit(request: FormRequest, reply: FastifyReply, services: FormRo
   const form = await services.directory.resolve(request.params.id);
   if (!form) throw new ServiceError('not_found', 'no form has this endpoint id');
   request.form = form;
-  const decision = await services.rateLimiter.consume(form.rateLimit ?? services.defaultPolicy, `${form.id}|${limitedAddress(request.clientAddress)}`);
+  const decision = await services.rateLimiter.consumeClient(form.rateLimit ?? services.defaultPolicy, { scope: form.id, address: request.clientAddress });
   void reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     throw new ServiceError('rate_limited', `too many submissions from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });

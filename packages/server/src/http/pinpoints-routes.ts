@@ -14,7 +14,6 @@ import { isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { limitedAddress } from './client-address.js';
 import { etagMatches } from './etag.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
@@ -128,7 +127,7 @@ async function admitOrigin(request: KeyRequest, reply: FastifyReply, services: P
 
 async function limitRate(request: FastifyRequest, reply: FastifyReply, services: PinpointsRouteServices): Promise<void> {
   const target = request.widgetTarget!;
-  const decision = await services.rateLimiter.consume(services.policy, `pinpoints|${target.project.projectId}|${limitedAddress(request.clientAddress)}`);
+  const decision = await services.rateLimiter.consumeClient(services.policy, { scope: `pinpoints|${target.project.projectId}`, address: request.clientAddress });
   void reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     throw new ServiceError('rate_limited', `too many requests from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });

@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RateLimitObserver } from '../ratelimit/rate-limiter.js';
 
 /** Prometheus metrics of one server; a registry of its own, so tests can run several. */
 export class Metrics {
@@ -61,7 +62,41 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rateLimitWindowsDropped = new Counter({
+    name: 'svc_rate_limit_windows_dropped_total',
+    help: 'Open rate-limit windows dropped to stay within --rate-limit-keys (the least recently counted), by limit (form, cli, auth).',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly rateLimitFallbacks = new Counter({
+    name: 'svc_rate_limit_fallbacks_total',
+    help: 'Rate-limit counts made in this process because Redis was unreachable or did not answer in time.',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  /** Reports, at each scrape, the rate-limit windows this process holds per limit. */
+  watchRateLimitWindows(held: () => ReadonlyMap<string, number>): void {
+    new Gauge({
+      name: 'svc_rate_limit_windows',
+      help: 'Rate-limit windows held in this process, by limit (form, cli, auth); at most --rate-limit-keys each.',
+      labelNames: ['limit'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [limit, count] of held()) this.set({ limit }, count);
+      },
+    });
+  }
+
+  /** What the rate limiter tells of floods and Redis outages, counted. */
+  get rateLimitObserver(): RateLimitObserver {
+    return {
+      windowDropped: (limit) => this.rateLimitWindowsDropped.inc({ limit }),
+      redisFallback: () => this.rateLimitFallbacks.inc(),
+    };
   }
 }

@@ -1,9 +1,13 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import { KeyBudget } from './key-budget.js';
+import { ClientKeys, type RateLimitedClient } from './client-keys.js';
+import { MemoryCounter } from './memory-counter.js';
 import type { RateLimitPolicy } from './policy.js';
-import { BatchedRateLimiterRedis, RedisIncrements } from './redis-increments.js';
+import { RedisCounter } from './redis-counter.js';
+import { RedisIncrements } from './redis-increments.js';
 import type { RateLimitSnapshots } from './snapshots.js';
+import type { CountedWindow, WindowCounter } from './window-table.js';
+
+export type { RateLimitedClient } from './client-keys.js';
 
 export interface RateLimitDecision {
   readonly allowed: boolean;
@@ -13,133 +17,110 @@ export interface RateLimitDecision {
   readonly resetSeconds: number;
 }
 
+/**
+ * Fixed windows per policy and key. `name` keeps the counts of different limits apart
+ * (`form` for the form endpoint and Pinpoints, `cli` for the CLI API, `auth` for failed
+ * authentications).
+ */
 export interface RateLimiter {
-  /**
-   * Counts one request for `key` under `policy`. `name` keeps the counters of different
-   * limits apart (`form` for the form endpoint, `cli` for the CLI API).
-   */
+  /** Counts one request for `key` (not an address: a token id) under `policy`. */
   consume(policy: RateLimitPolicy, key: string, name?: string): Promise<RateLimitDecision>;
-  /** Whether `key` is still within `policy`, counting nothing (for limits on failures only). */
-  peek(policy: RateLimitPolicy, key: string, name?: string): Promise<RateLimitDecision>;
+  /** Counts one request of a client address in a scope (client-keys.ts says what is counted of it). */
+  consumeClient(policy: RateLimitPolicy, client: RateLimitedClient, name?: string): Promise<RateLimitDecision>;
+  /** Whether the client is still within `policy`, counting nothing (for limits on failures only). */
+  peekClient(policy: RateLimitPolicy, client: RateLimitedClient, name?: string): Promise<RateLimitDecision>;
+  /** Windows this process holds in memory, per limit (with Redis, those of its fallback). */
+  windowsHeld(): ReadonlyMap<string, number>;
   close(): Promise<void>;
 }
 
-/** The key that clients share while a limiter counts as many keys as it may (docs/server.md, "Limits and timeouts"). */
-export const overflowKey = '*overflow*';
+/** Told of what a flood or an outage does to the limiter (the server counts them in its metrics). */
+export interface RateLimitObserver {
+  /** A window of `limit` was dropped to stay within `maxKeys`. */
+  windowDropped(limit: string): void;
+  /** A count was made in this process because Redis was unreachable or slow. */
+  redisFallback(): void;
+}
 
+/** Windows each limit of a process keeps in memory (docs/server.md, "Limits and timeouts"). */
 export const defaultMaxKeys = 100_000;
 
-interface Counter {
-  readonly limiter: RateLimiterAbstract;
-  readonly budget: KeyBudget;
+export interface RateLimiterSettings {
+  /** Windows each limit keeps in memory, and networks watched for crowds; the least recent go first. */
+  readonly maxKeys: number;
+  /** The secret of the address hashes in keys (`clientKeySecret`). */
+  readonly secret: Uint8Array;
+  /** Distinct /64s of one /48 in a scope and window before it counts as one client (tests lower it). */
+  readonly foldAfter?: number;
+  readonly observer?: RateLimitObserver;
 }
 
 /**
- * Fixed windows counted by rate-limiter-flexible: in memory (with write-behind snapshots
- * to the store, so counts survive a restart) on one machine, or atomically in Redis when
- * instances share it. One limiter per distinct policy, made on first use.
- *
- * Memory is bounded under any flood of keys: once the limiters of this process count
- * `maxKeys` keys in their windows, a key seen for the first time is not stored but counted
- * with every other newcomer under one shared key, until old keys expire.
+ * The rate limits: in memory (with write-behind snapshots to the store, so counts survive
+ * a restart) on one machine, or atomically in Redis when instances share it. Memory is
+ * bounded under any flood of clients: each limit keeps at most `maxKeys` windows and drops
+ * the one counted least recently, so a newcomer is always counted as itself and never shares
+ * a count with the rest of the instance (docs/server.md, "Limits and timeouts").
  */
-export class FlexibleRateLimiter implements RateLimiter {
-  private readonly limiters = new Map<string, Counter>();
-
+export class WindowRateLimiter implements RateLimiter {
   private constructor(
-    private readonly create: (policy: RateLimitPolicy, prefix: string) => RateLimiterAbstract,
-    private readonly snapshots: RateLimitSnapshots | null,
-    /** Put before `<name>:<max>:<window>` in every limiter's key prefix. */
-    private readonly namespace: string,
-    private readonly maxKeys: number,
+    private readonly counter: WindowCounter,
+    private readonly memory: MemoryCounter,
+    private readonly clients: ClientKeys,
   ) {}
 
-  static inMemory(snapshots: RateLimitSnapshots | null, maxKeys = defaultMaxKeys): FlexibleRateLimiter {
-    return new FlexibleRateLimiter(
-      (policy, prefix) => {
-        const limiter = new RateLimiterMemory({ points: policy.max, duration: policy.windowSeconds, keyPrefix: prefix });
-        snapshots?.attach(prefix, limiter);
-        return limiter;
-      },
-      snapshots,
-      '',
-      maxKeys,
-    );
+  static async inMemory(settings: RateLimiterSettings, snapshots: RateLimitSnapshots | null): Promise<WindowRateLimiter> {
+    const memory = memoryCounter(settings, snapshots);
+    await memory.open();
+    return new WindowRateLimiter(memory, memory, clientKeys(settings));
   }
 
-  static inRedis(client: Redis, keyPrefix: string, maxKeys = defaultMaxKeys): FlexibleRateLimiter {
-    const increments = new RedisIncrements(client);
-    return new FlexibleRateLimiter(
-      (policy, prefix) =>
-        new BatchedRateLimiterRedis({
-          storeClient: client,
-          points: policy.max,
-          duration: policy.windowSeconds,
-          keyPrefix: `${keyPrefix}${prefix}`,
-          rejectIfRedisNotReady: true,
-          // While Redis is unreachable each instance counts on its own rather than failing
-          // every submission.
-          insuranceLimiter: new RateLimiterMemory({ points: policy.max, duration: policy.windowSeconds }),
-        }, increments),
-      null,
-      'rl:',
-      maxKeys,
-    );
+  static inRedis(client: Redis, keyPrefix: string, settings: RateLimiterSettings): WindowRateLimiter {
+    const fallback = memoryCounter(settings, null);
+    const counter = new RedisCounter(new RedisIncrements(client), `${keyPrefix}rl:`, fallback, () => settings.observer?.redisFallback());
+    return new WindowRateLimiter(counter, fallback, clientKeys(settings));
   }
 
   async consume(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
-    const { prefix, limiter, budget } = this.limiterFor(policy, name);
-    let counted = await this.count(limiter, key);
-    if (counted.result.consumedPoints === 1 && key !== overflowKey) {
-      const now = Date.now();
-      if (this.liveKeys(now) >= this.maxKeys) {
-        await limiter.delete(key);
-        key = overflowKey;
-        counted = await this.count(limiter, key);
-      } else {
-        budget.created(now);
-      }
-    }
-    const { result, allowed } = counted;
-    this.snapshots?.touch(prefix, key);
-    const resetSeconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-    return { allowed, policy, remaining: Math.max(0, policy.max - result.consumedPoints), resetSeconds };
+    return decide(policy, await this.counter.add(name, windowId(policy, name, key), policy.windowSeconds));
   }
 
-  private async count(limiter: RateLimiterAbstract, key: string): Promise<{ result: RateLimiterRes; allowed: boolean }> {
-    try {
-      return { result: await limiter.consume(key), allowed: true };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { result: rejection, allowed: false };
-    }
+  async consumeClient(policy: RateLimitPolicy, client: RateLimitedClient, name = 'form'): Promise<RateLimitDecision> {
+    const key = this.clients.key(client, policy.windowSeconds, true, Date.now());
+    return decide(policy, await this.counter.add(name, windowId(policy, name, key), policy.windowSeconds));
   }
 
-  private liveKeys(now: number): number {
-    let total = 0;
-    for (const { budget } of this.limiters.values()) total += budget.live(now);
-    return total;
+  async peekClient(policy: RateLimitPolicy, client: RateLimitedClient, name = 'form'): Promise<RateLimitDecision> {
+    const key = this.clients.key(client, policy.windowSeconds, false, Date.now());
+    const window = await this.counter.read(name, windowId(policy, name, key));
+    return decide(policy, window ?? { count: 0, expiresAt: Date.now() + policy.windowSeconds * 1000 }, true);
   }
 
-  async peek(policy: RateLimitPolicy, key: string, name = 'form'): Promise<RateLimitDecision> {
-    const { limiter } = this.limiterFor(policy, name);
-    const result = await limiter.get(key);
-    const used = result?.consumedPoints ?? 0;
-    const resetSeconds = Math.max(1, Math.ceil((result?.msBeforeNext ?? policy.windowSeconds * 1000) / 1000));
-    return { allowed: used < policy.max, policy, remaining: Math.max(0, policy.max - used), resetSeconds };
+  windowsHeld(): ReadonlyMap<string, number> {
+    return this.memory.held();
   }
 
-  async close(): Promise<void> {
-    await this.snapshots?.stop();
+  close(): Promise<void> {
+    return this.counter.close();
   }
+}
 
-  private limiterFor(policy: RateLimitPolicy, name: string): Counter & { prefix: string } {
-    const prefix = `${this.namespace}${name}:${policy.max}:${policy.windowSeconds}`;
-    let counter = this.limiters.get(prefix);
-    if (!counter) {
-      counter = { limiter: this.create(policy, prefix), budget: new KeyBudget(policy.windowSeconds) };
-      this.limiters.set(prefix, counter);
-    }
-    return { prefix, ...counter };
-  }
+function memoryCounter(settings: RateLimiterSettings, snapshots: RateLimitSnapshots | null): MemoryCounter {
+  return new MemoryCounter(settings.maxKeys, snapshots, (limit) => settings.observer?.windowDropped(limit));
+}
+
+function clientKeys(settings: RateLimiterSettings): ClientKeys {
+  return new ClientKeys(settings.secret, settings.maxKeys, settings.foldAfter);
+}
+
+/** `<name>:<max>:<window seconds>|<key>`: a policy's windows are its own. */
+function windowId(policy: RateLimitPolicy, name: string, key: string): string {
+  return `${name}:${policy.max}:${policy.windowSeconds}|${key}`;
+}
+
+/** A counted request is allowed while the count is within the quota; a peek while one more would be. */
+function decide(policy: RateLimitPolicy, window: CountedWindow, peek = false): RateLimitDecision {
+  const resetSeconds = Math.max(1, Math.ceil((window.expiresAt - Date.now()) / 1000));
+  const allowed = peek ? window.count < policy.max : window.count <= policy.max;
+  return { allowed, policy, remaining: Math.max(0, policy.max - window.count), resetSeconds };
 }

@@ -1,12 +1,11 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, type IRateLimiterRedisOptions } from 'rate-limiter-flexible';
 
 /** Most counters sent in one script call. */
 const maxBatch = 256;
 
-// The fixed-window increment of rate-limiter-flexible's RateLimiterRedis, for many keys at
-// once: each key is created with its window's expiry, incremented, and answered with its
-// count and the milliseconds left, as `{consumed, ttl}` pairs in order.
+// A fixed-window increment, for many keys at once: each key is created with its window's
+// expiry, incremented, and answered with its count and the milliseconds left, as
+// `{consumed, ttl}` pairs in order.
 const incrementScript = `
 local answers = {}
 for index, key in ipairs(KEYS) do
@@ -23,6 +22,9 @@ for index, key in ipairs(KEYS) do
 end
 return answers`;
 
+// A window's count and milliseconds left, counting nothing: `{false, -2}` when there is none.
+const readScript = `return {redis.call('get', KEYS[1]), redis.call('pttl', KEYS[1])}`;
+
 interface Pending {
   readonly key: string;
   readonly points: number;
@@ -32,6 +34,7 @@ interface Pending {
 }
 
 type IncrementCommand = (numberOfKeys: number, ...keysAndArguments: (string | number)[]) => Promise<[number, number][]>;
+type ReadCommand = (numberOfKeys: number, key: string) => Promise<[string | null, number]>;
 
 /**
  * The rate-limit increments of one event-loop turn, sent to Redis as one script call:
@@ -45,10 +48,14 @@ export class RedisIncrements {
   private readonly pending: Pending[] = [];
   private scheduled = false;
   private readonly command: IncrementCommand;
+  private readonly readCommand: ReadCommand;
 
   constructor(private readonly client: Redis) {
     client.defineCommand('svcIncrementWindows', { lua: incrementScript });
-    this.command = (client as unknown as { svcIncrementWindows: IncrementCommand }).svcIncrementWindows.bind(client);
+    client.defineCommand('svcReadWindow', { lua: readScript });
+    const commands = client as unknown as { svcIncrementWindows: IncrementCommand; svcReadWindow: ReadCommand };
+    this.command = commands.svcIncrementWindows.bind(client);
+    this.readCommand = commands.svcReadWindow.bind(client);
   }
 
   get ready(): boolean {
@@ -63,6 +70,12 @@ export class RedisIncrements {
       this.scheduled = true;
       setImmediate(() => this.flush());
     });
+  }
+
+  /** The count of `key` and the milliseconds left of its window; null when it has none. */
+  async read(key: string): Promise<[number, number] | null> {
+    const [count, left] = await this.readCommand(1, key);
+    return count === null || left <= 0 ? null : [Number(count), Number(left)];
   }
 
   private flush(): void {
@@ -81,26 +94,5 @@ export class RedisIncrements {
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
-  }
-}
-
-/**
- * rate-limiter-flexible's Redis limiter (its insurance, key names, answers and every other
- * operation unchanged) with its fixed-window increment sent through `RedisIncrements`.
- * `_upsert` is the store method the library's store limiters implement.
- */
-export class BatchedRateLimiterRedis extends RateLimiterRedis {
-  constructor(
-    options: IRateLimiterRedisOptions,
-    private readonly increments: RedisIncrements,
-  ) {
-    super(options);
-  }
-
-  _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false, ...rest: unknown[]): Promise<unknown> {
-    const seconds = Math.floor(msDuration / 1000);
-    if (!forceExpire && seconds > 0 && Number.isInteger(points) && this.increments.ready) return this.increments.increment(rlKey, points, seconds);
-    const inherited = (RateLimiterRedis.prototype as unknown as { _upsert: (...args: unknown[]) => Promise<unknown> })._upsert;
-    return inherited.call(this, rlKey, points, msDuration, forceExpire, ...rest);
   }
 }

@@ -1,25 +1,16 @@
-import type { RateLimiterMemory } from 'rate-limiter-flexible';
 import { deleteExpiredRateLimits, loadRateLimits, saveRateLimits, type RateLimitSnapshot } from '../store/queries/rate-limits.js';
 import type { Db } from '../store/store.js';
-
-interface SnapshotRow {
-  key: string;
-  value: number;
-  expiresAt: number;
-}
-
-const separator = '|';
+import type { CountedWindow } from './window-table.js';
 
 /**
- * Write-behind persistence of in-memory rate-limit counters: counters touched since the
- * last write are upserted into `rate_limits` about once a second (and on shutdown), and
- * restored when a limiter for the same policy is made after a restart. A crash can forget
- * at most the last second of counting; the request path never waits for a write.
+ * Write-behind persistence of in-memory rate-limit windows: windows counted since the last
+ * write are upserted into `rate_limits` about once a second (and on shutdown), and loaded
+ * at start. A crash can forget at most the last second of counting; the request path never
+ * waits for a write. A window's id holds no client address (client-keys.ts).
  */
 export class RateLimitSnapshots {
-  private readonly restoring = new Map<string, SnapshotRow[]>();
-  private readonly attached = new Map<string, RateLimiterMemory>();
-  private dirty = new Map<string, Set<string>>();
+  private dirty = new Set<string>();
+  private read: ((id: string) => CountedWindow | undefined) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
@@ -29,37 +20,22 @@ export class RateLimitSnapshots {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async load(now = Date.now()): Promise<void> {
+  /** The windows still open, oldest end first (the order to restore them in). */
+  async load(now = Date.now()): Promise<RateLimitSnapshot[]> {
     await deleteExpiredRateLimits(this.db, now);
     const rows = await loadRateLimits(this.db);
-    for (const row of rows) {
-      const at = row.key.indexOf(separator);
-      if (at < 0) continue;
-      const prefix = row.key.slice(0, at);
-      const list = this.restoring.get(prefix) ?? [];
-      list.push({ key: row.key.slice(at + 1), value: row.points, expiresAt: row.expires_at });
-      this.restoring.set(prefix, list);
-    }
+    return rows.sort((a, b) => a.expires_at - b.expires_at);
+  }
+
+  /** Starts writing, reading each changed window with `read`. */
+  start(read: (id: string) => CountedWindow | undefined): void {
+    this.read = read;
     this.timer = setInterval(() => void this.write(), this.intervalMs);
     this.timer.unref();
   }
 
-  attach(prefix: string, limiter: RateLimiterMemory): void {
-    this.attached.set(prefix, limiter);
-    const rows = this.restoring.get(prefix);
-    if (rows) {
-      limiter.restore({ version: 1, storage: rows });
-      this.restoring.delete(prefix);
-    }
-  }
-
-  touch(prefix: string, key: string): void {
-    let keys = this.dirty.get(prefix);
-    if (!keys) {
-      keys = new Set();
-      this.dirty.set(prefix, keys);
-    }
-    keys.add(key);
+  touch(id: string): void {
+    this.dirty.add(id);
   }
 
   /** Writes what changed; writes never overlap. */
@@ -75,18 +51,14 @@ export class RateLimitSnapshots {
   }
 
   private async writeDirty(): Promise<void> {
-    if (this.dirty.size === 0) return;
+    if (this.dirty.size === 0 || !this.read) return;
     const dirty = this.dirty;
-    this.dirty = new Map();
+    this.dirty = new Set();
     const rows: RateLimitSnapshot[] = [];
-    for (const [prefix, keys] of dirty) {
-      const limiter = this.attached.get(prefix);
-      if (!limiter) continue;
-      for (const key of keys) {
-        const state = await limiter.get(key);
-        if (!state || state.msBeforeNext <= 0) continue;
-        rows.push({ key: `${prefix}${separator}${key}`, points: state.consumedPoints, expires_at: Date.now() + state.msBeforeNext });
-      }
+    for (const id of dirty) {
+      // A window dropped to keep memory bounded, or ended, is not written.
+      const window = this.read(id);
+      if (window) rows.push({ key: id, points: window.count, expires_at: window.expiresAt });
     }
     await saveRateLimits(this.db, rows);
   }
