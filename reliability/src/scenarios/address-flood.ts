@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { Store } from '@svc/server';
 import { createForm, createWidgetProject, request, residentBytes, sampleResident } from '@svc/testkit';
 import { MiB, mb, type ProblemList, type ScenarioResult } from '../harness/report.js';
+import { limiterFigures } from '../harness/limiter-figures.js';
 import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
 export interface AddressFloodOptions extends ScenarioOptions {
@@ -113,18 +114,6 @@ function* floodJobs(ipv6Subnets: number, ipv4Addresses: number): Generator<[stri
       if (index < ipv4Addresses) yield [`10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`, pinpoints];
     }
   }
-}
-
-/** The form limit's windows held and dropped, and the counts made without Redis, from `/metrics`. */
-async function limiterFigures(url: string): Promise<{ windows: number; dropped: number; fallbacks: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const lines = text.split('\n');
-  const value = (series: string) => Number(lines.find((line) => line.startsWith(`${series} `))?.slice(series.length + 1) ?? 0);
-  return {
-    windows: value('svc_rate_limit_windows{limit="form"}'),
-    dropped: value('svc_rate_limit_windows_dropped_total{limit="form"}'),
-    fallbacks: value('svc_rate_limit_fallbacks_total'),
-  };
 }
 
 /** A POST without a body (`content-length: 0`), as the flood sent them: its status, 0 when the connection failed. */

@@ -1,5 +1,6 @@
 import { createForm, runPool } from '@svc/testkit';
 import type { ScenarioResult } from '../harness/report.js';
+import { limiterFigures } from '../harness/limiter-figures.js';
 import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
 export interface RateLimitOptions extends ScenarioOptions {
@@ -22,8 +23,9 @@ const limit = 30;
 /**
  * Rate limit: with the default policy (30 per 5 minutes per IP per endpoint), requests from
  * several client IPs to several endpoints, interleaved over the instances, are accepted exactly
- * 30 times per (IP, endpoint); every other answer is a 429 with `retryAfter` and `retry-after`,
- * and exactly 30 submissions per (IP, endpoint) are stored. Most requests write spoofed
+ * 30 times per (IP, endpoint) (more only by what an instance counted alone while a Redis
+ * call timed out, as `svc_rate_limit_fallbacks_total` reports); every other answer is a 429
+ * with `retryAfter` and `retry-after`, and one submission is stored per 200. Most requests write spoofed
  * entries in front of x-forwarded-for (a fresh random address, several, or text that is
  * not an address), as a client behind the proxy can: none of them may count.
  */
@@ -65,20 +67,27 @@ export function runRateLimitScenario(options: RateLimitOptions): Promise<Scenari
         problems.add(`answer ${response.status} ${text.slice(0, 200)}`);
       }
     });
+    // A Redis call slower than its timeout is counted by the instance's own fallback, from
+    // zero (docs/server.md): each such count may let one more through, and no other may.
+    let fallbacks = 0;
+    for (const server of servers) fallbacks += (await limiterFigures(server.url)).fallbacks;
+    let excess = 0;
     for (let c = 0; c < options.clients; c++) {
       for (const form of forms) {
         const client = `198.51.100.${c + 1}`;
         const pair = `${client}|${form.formId}`;
         const ok = accepted.get(pair) ?? 0;
-        if (ok !== limit) problems.add(`${client} on ${form.endpointId}: ${ok} accepted (expected exactly ${limit})`);
+        excess += Math.max(0, ok - limit);
+        if (ok < limit || ok > limit + fallbacks) problems.add(`${client} on ${form.endpointId}: ${ok} accepted (expected exactly ${limit}, more only by counts made without Redis: ${fallbacks})`);
         const rows = await store.db.selectFrom('submissions').select('id').where('form_id', '=', form.formId).where('client_ip', '=', client).execute();
-        if (rows.length !== Math.min(limit, options.requestsPerPair)) problems.add(`${client} on ${form.endpointId}: ${rows.length} submissions stored (expected ${limit})`);
+        if (rows.length !== ok) problems.add(`${client} on ${form.endpointId}: ${rows.length} submissions stored for ${ok} accepted`);
       }
     }
+    if (excess > fallbacks) problems.add(`${excess} accepted past the limit in all, with ${fallbacks} counts made without Redis`);
     await stopServers();
     const total = (map: Map<string, number>): number => [...map.values()].reduce((sum, count) => sum + count, 0);
     log(`  ${total(accepted)} accepted, ${total(refused)} refused with 429`);
-    return { requests: jobs.length, pairs: options.clients * options.endpoints, accepted: total(accepted), refused: total(refused) };
+    return { requests: jobs.length, pairs: options.clients * options.endpoints, accepted: total(accepted), refused: total(refused), redisFallbacks: fallbacks };
   });
 }
 
