@@ -33,7 +33,8 @@ describe.runIf(backend.available)(`svc deliveries replay on ${backend.name}`, ()
     await cli?.stop();
   });
 
-  it('sends the failed deliveries of a time range again, each once, and leaves the others alone', async () => {
+  // Each poll of the delivery list runs the real `svc`: a dozen processes in all.
+  it('sends the failed deliveries of a time range again, each once, and leaves the others alone', { timeout: 90_000 }, async () => {
     down = false;
     expect((await postJson(formUrl, { n: 0 })).status).toBe(200);
     await eventually(deliveries, (list) => list.length === 1 && list[0]!.status === 'succeeded', 'the first delivery');

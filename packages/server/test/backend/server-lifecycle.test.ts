@@ -116,7 +116,9 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
     const form = await createForm(store);
     const server = await startSvc({ args: environment.serverArgs, env: { SVC_LOG_LEVEL: 'error' } });
     try {
-      await store.db.schema.dropTable('submissions').execute();
+      // PostgreSQL refuses to drop a table others refer to unless told to drop those references too.
+      const drop = store.db.schema.dropTable('submissions');
+      await (backend.name === 'postgres' ? drop.cascade() : drop).execute();
       const answer = await postJson(`${server.url}/api/f/${form.endpointId}`, { email: 'secret@example.com' });
       expect(answer.status).toBe(500);
       expect(answer.body).toEqual({ ok: false, error: 'internal' });
