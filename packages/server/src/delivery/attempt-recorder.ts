@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 /** While the store is unavailable, an attempt's outcome is offered to it again this often. */
 const recordRetryMs = 1_000;
 /** An outcome waits this long for others to share its transaction… */
-const lingerMs = 5;
+const lingerMs = 20;
 /** …or until this many wait. */
 const lingerBatch = 64;
 

@@ -35,7 +35,7 @@ export interface DeliveryWorkerDependencies {
 /** Deliveries held at once (waiting or in flight), per request slot. */
 const heldPerSlot = 2;
 /** A webhook holds at most this many times its share (docs/webhooks.md). */
-const leaseDepth = 4;
+const leaseDepth = 8;
 /** A webhook leases ahead of its share what its requests send within this. */
 const aheadHorizonMs = 100;
 /** A delivery that waited this long for a slot goes back, and its webhook stops leasing ahead. */
@@ -110,9 +110,7 @@ export class DeliveryWorker {
     await this.loop.stop();
     const unsent = this.queue.takeAll();
     for (const job of unsent) this.ledger.release(job);
-    await releaseLeases(this.dependencies.store.db, unsent.map((job) => job.deliveryId), this.owner, this.dependencies.now()).catch((error: unknown) =>
-      this.dependencies.logger.warn({ err: error }, 'could not give back unused delivery leases; they expire on their own'),
-    );
+    await this.returnLeases(unsent).catch((error: unknown) => this.dependencies.logger.warn({ err: error }, 'could not give back unused delivery leases; they expire on their own'));
     this.recorder.stopRetrying();
     await Promise.allSettled([...this.running]);
     await this.recorder.drain();
@@ -136,7 +134,7 @@ export class DeliveryWorker {
       },
       () => !this.stopped && this.ledger.inFlight < settings.concurrency,
     );
-    this.giveBack(late);
+    this.giveBack(late, 'their lease would end during the attempt');
   }
 
   /**
@@ -167,8 +165,10 @@ export class DeliveryWorker {
     const run = this.sender
       .send(job, (result) => {
         // The request is over: the slot is free before the attempt is recorded.
-        this.ledger.attempted(job, { succeeded: result.record.status === 'succeeded', durationMs: result.outcome.durationMs });
-        this.giveBackOver(job.webhookId);
+        const succeeded = result.record.status === 'succeeded';
+        this.ledger.attempted(job, { succeeded, durationMs: result.outcome.durationMs });
+        // A failure: one at a time from now on, the rest goes back. (A slower success only lowers what is claimed next.)
+        if (!succeeded) this.giveBackOver(job.webhookId, 'its webhook is struggling');
         end();
         onAttempt?.(result);
       })
@@ -201,9 +201,9 @@ export class DeliveryWorker {
   }
 
   /** Gives back what a webhook holds beyond its limit (it turned struggling, or stalled), the last due first. */
-  private giveBackOver(webhookId: string): void {
+  private giveBackOver(webhookId: string, reason: string): void {
     const over = this.ledger.overHolding(webhookId);
-    if (over > 0) this.giveBack(this.queue.takeLast(webhookId, over));
+    if (over > 0) this.giveBack(this.queue.takeLast(webhookId, over), reason);
   }
 
   /** Deliveries waiting too long for a slot go back, and their webhook stops leasing ahead (docs/webhooks.md). */
@@ -211,25 +211,29 @@ export class DeliveryWorker {
     const now = this.dependencies.now();
     for (const { webhookId, waitedMs } of this.queue.stalled(now - stalledAfterMs, now)) {
       this.ledger.stalled(webhookId, waitedMs);
-      this.giveBackOver(webhookId);
+      this.giveBackOver(webhookId, `one waited ${waitedMs} ms for a slot`);
     }
   }
 
   /** Gives leases back, so that any worker (this one too) can claim them at once. */
-  private giveBack(jobs: readonly DeliveryJob[]): void {
+  private giveBack(jobs: readonly DeliveryJob[], reason: string): void {
     if (jobs.length === 0) return;
-    const { store, logger, now } = this.dependencies;
+    const { store, logger } = this.dependencies;
+    logger.debug({ webhook: jobs[0]!.webhookId, deliveries: jobs.length, reason }, 'giving delivery leases back');
     for (const job of jobs) this.ledger.release(job);
-    const returned = releaseLeases(
-      store.db,
-      jobs.map((job) => job.deliveryId),
-      this.owner,
-      now(),
-    )
+    const returned = this.returnLeases(jobs)
       .then(() => store.announceEvents())
       .catch((error: unknown) => logger.warn({ err: error }, 'could not give back delivery leases; they expire on their own'))
       .finally(() => this.running.delete(returned));
     this.running.add(returned);
+  }
+
+  /** Committed without an fsync: a lease given back and then lost in a power cut just runs out. */
+  private returnLeases(jobs: readonly DeliveryJob[]): Promise<void> {
+    const { store, now } = this.dependencies;
+    const ids = jobs.map((job) => job.deliveryId);
+    if (ids.length === 0) return Promise.resolve();
+    return store.transaction((trx) => releaseLeases(trx, ids, this.owner, now()), { durable: false });
   }
 
   private rememberGone(webhookId: string): void {
