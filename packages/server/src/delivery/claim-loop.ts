@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { claimWebhookDeliveries, clearLapsedLeases, webhooksWithReadyDeliveries, type Lease } from '../store/queries/claim-deliveries.js';
+import { claimWebhookDeliveries, clearLapsedLeases, readyWebhooks, type Lease } from '../store/queries/claim-deliveries.js';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import { dispatchEvents } from '../store/queries/dispatch-events.js';
-import { nextDeliveryDue } from '../store/queries/next-delivery-due.js';
+import { nextLeaseEnd } from '../store/queries/next-delivery-due.js';
 import type { Db, Store } from '../store/store.js';
 import type { AdmissionLedger, ShareKey } from './admission-ledger.js';
 
@@ -24,7 +24,7 @@ import type { AdmissionLedger, ShareKey } from './admission-ledger.js';
  * - `claiming`: rounds run one after the other while anything is asked; wake-ups meanwhile
  *   are merged into the next round. Nothing left to ask: → `idle`. A round failed (the
  *   database away): → `backing-off`.
- * - `backing-off`: waits `retryAfterFailureMs`, merging wake-ups, then → `claiming` with
+ * - `backing-off`: waits `retryAfterFailureMs` (1 s), merging wake-ups, then → `claiming` with
  *   everything the failed round asked for and a discovery.
  * - `stopped`: from any mode; claims nothing more. `stop()` waits for the round in flight,
  *   whose leases are still handed over.
@@ -60,20 +60,22 @@ export interface ClaimLoopDependencies {
   /** Gets every delivery a round leased, held in the ledger already. */
   readonly leased: (jobs: DeliveryJob[]) => void;
   readonly reportFailure: (error: unknown, context: string) => void;
+  /** After the database failed a round, the next comes this much later (default 1 s). */
+  readonly retryAfterFailureMs?: number;
 }
 
 /** The shortest wait of a timer. */
 const minWaitMs = 20;
 /** Discoveries (one index look per enabled webhook) are made at most this often. */
 export const discoverEveryMs = 50;
-/** After the database failed a round, the next comes this much later. */
-const retryAfterFailureMs = 1_000;
 
 export class ClaimLoop {
   private mode: ClaimLoopMode = 'idle';
   private wants = { events: false, discover: false, refill: false };
   private rounds: Promise<void> | null = null;
   private lastDiscoveryAt = Number.NEGATIVE_INFINITY;
+  /** The last round left its discovery to this one. */
+  private discoveryPostponed = false;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
 
@@ -143,13 +145,17 @@ export class ClaimLoop {
         this.wants = { events: this.wants.events || wants.events, discover: true, refill: true };
         this.enter('backing-off');
         this.timerAt = Number.POSITIVE_INFINITY;
-        this.wakeAt(this.dependencies.now() + retryAfterFailureMs);
+        this.wakeAt(this.dependencies.now() + (this.dependencies.retryAfterFailureMs ?? 1_000));
         return;
       }
     }
   }
 
-  /** What this round does; a discovery asked for too soon is left for its time. Null when nothing is asked. */
+  /**
+   * What this round does. A discovery asked for too soon is left for its time, and one asked
+   * for with new events is left for the next round, so that the new deliveries go out first.
+   * Null when nothing is asked.
+   */
   private takeWants(): { events: boolean; discover: boolean } | null {
     const { events, refill } = this.wants;
     let { discover } = this.wants;
@@ -158,7 +164,12 @@ export class ClaimLoop {
     if (discover && this.dependencies.now() < nextDiscovery) {
       discover = false;
       this.wakeAt(nextDiscovery);
+    } else if (discover && events && !this.discoveryPostponed) {
+      // Once: under a stream of events it comes with the next round's.
+      discover = false;
+      this.wants.discover = true;
     }
+    this.discoveryPostponed = this.wants.discover;
     return events || discover || refill ? { events, discover } : null;
   }
 
@@ -176,7 +187,7 @@ export class ClaimLoop {
         async (trx) => {
           if (wants.discover) {
             this.lastDiscoveryAt = now;
-            await this.discover(trx, now);
+            next = await this.discover(trx, now);
           }
           if (wants.events) await this.fanOut(trx, now, lease, held, leased);
           for (const refill of ledger.refills()) {
@@ -186,7 +197,6 @@ export class ClaimLoop {
             leased.push(...jobs);
             if (jobs.length < refill.limit) ledger.caughtUp(refill.webhookId);
           }
-          if (wants.discover) next = await nextDeliveryDue(trx, now);
         },
         { durable: false },
       );
@@ -198,9 +208,18 @@ export class ClaimLoop {
     if (next !== undefined) this.wakeAt(next);
   }
 
-  private async discover(trx: Db, now: number): Promise<void> {
+  /**
+   * Makes lapsed leases ready again and puts every webhook with due deliveries nobody holds in
+   * the backlog; returns when the next retry or lease end comes (null: none is scheduled).
+   */
+  private async discover(trx: Db, now: number): Promise<number | null> {
     await clearLapsedLeases(trx, this.dependencies.store.capabilities, now);
-    for (const key of await webhooksWithReadyDeliveries(trx, now)) this.dependencies.ledger.addBacklog(key);
+    let next = await nextLeaseEnd(trx, now);
+    for (const ready of await readyWebhooks(trx)) {
+      if (ready.firstDueAt <= now) this.dependencies.ledger.addBacklog(ready);
+      else if (next === null || ready.firstDueAt < next) next = ready.firstDueAt;
+    }
+    return next;
   }
 
   /**

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
 import { sendableWebhookColumns, toDeliveryJobs, type DeliveryJob } from './delivery-jobs.js';
@@ -50,31 +49,45 @@ export async function claimWebhookDeliveries(trx: Db, capabilities: BackendCapab
   return toDeliveryJobs(trx, leased, new Map([[webhook.id, webhook]]));
 }
 
+/** An enabled webhook with pending deliveries that no worker holds, and the due time of its first. */
+export interface ReadyWebhook {
+  readonly webhookId: string;
+  readonly projectId: string;
+  /** Now or past: it has work to claim; later: its next retry. */
+  readonly firstDueAt: number;
+}
+
 /**
- * Enabled webhooks with due deliveries that no worker holds: one look into
- * `deliveries_webhook_ready` per enabled webhook (a scalar subquery, so that PostgreSQL
- * cannot turn it into a walk of every ready delivery), never a walk of their deliveries.
+ * Every enabled webhook with pending deliveries that no worker holds, with the due time of
+ * its first: one look into `deliveries_webhook_ready` per enabled webhook (a scalar
+ * subquery, which PostgreSQL runs per webhook rather than as a walk of every ready
+ * delivery), never a walk of their deliveries.
  */
-export async function webhooksWithReadyDeliveries(db: Db, now: number): Promise<{ webhookId: string; projectId: string }[]> {
+export async function readyWebhooks(db: Db): Promise<ReadyWebhook[]> {
   const rows = await db
-    .selectFrom('webhooks')
-    .select(['id', 'project_id'])
-    .where('enabled', '=', 1)
-    .where(
-      (eb) =>
-        eb
-          .selectFrom('deliveries')
-          .select(sql<number>`1`.as('one'))
-          .whereRef('deliveries.webhook_id', '=', 'webhooks.id')
-          .where('deliveries.status', '=', 'pending')
-          .where('deliveries.lease_expires_at', 'is', null)
-          .where('deliveries.next_attempt_at', '<=', now)
-          .limit(1),
-      'is not',
-      null,
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('webhooks')
+        .select((inner) => [
+          'webhooks.id as webhook_id',
+          'webhooks.project_id',
+          inner
+            .selectFrom('deliveries')
+            .select('deliveries.next_attempt_at')
+            .whereRef('deliveries.webhook_id', '=', 'webhooks.id')
+            .where('deliveries.status', '=', 'pending')
+            .where('deliveries.lease_expires_at', 'is', null)
+            .orderBy('deliveries.next_attempt_at')
+            .limit(1)
+            .as('first_due_at'),
+        ])
+        .where('webhooks.enabled', '=', 1)
+        .as('ready'),
     )
+    .selectAll()
+    .where('first_due_at', 'is not', null)
     .execute();
-  return rows.map((row) => ({ webhookId: row.id, projectId: row.project_id }));
+  return rows.map((row) => ({ webhookId: row.webhook_id, projectId: row.project_id, firstDueAt: Number(row.first_due_at) }));
 }
 
 const lapsedPerStatement = 500;
