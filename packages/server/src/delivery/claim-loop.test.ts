@@ -20,23 +20,9 @@ beforeAll(async () => {
   store = await openStore({ dataDir });
   const workspace = await ensureWorkspace(store.db, 'agency');
   projectId = (await insertProject(store.db, { workspaceId: workspace.id, name: 'site', framework: 'static', environments: { production: { branch: 'main' } }, pinpoints: {}, auto: {} })).id;
-  await insertWebhook(store.db, {
-    id: newId('wh'),
-    project_id: projectId,
-    url: 'http://127.0.0.1:9/hook',
-    events: JSON.stringify(['*']),
-    description: null,
-    secret: 'sealed',
-    previous_secret: null,
-    previous_secret_expires_at: null,
-    enabled: 1,
-    disabled_reason: null,
-    kind: 'http',
-    form_id: null,
-    failing_since: null,
-    created_at: 0,
-    updated_at: 0,
-  });
+  const webhook = { id: newId('wh'), project_id: projectId, url: 'http://127.0.0.1:9/hook', events: JSON.stringify(['*']), description: null, kind: 'http' as const, form_id: null };
+  const sealed = { secret: 'sealed', previous_secret: null, previous_secret_expires_at: null };
+  await insertWebhook(store.db, { ...webhook, ...sealed, enabled: 1, disabled_reason: null, failing_since: null, created_at: 0, updated_at: 0 });
 });
 afterAll(async () => {
   await store.close();

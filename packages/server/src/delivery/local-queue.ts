@@ -35,6 +35,7 @@ export class LocalQueue {
    * returns true when it took the delivery off the queue (started or dropped it).
    */
   offer(take: (job: DeliveryJob) => boolean, more: () => boolean): void {
+    if (this.byWebhook.size === 1) return this.offerOne(take, more);
     let taken = true;
     while (taken && this.count > 0 && more()) {
       taken = false;
@@ -49,6 +50,16 @@ export class LocalQueue {
         if (waiting.length > 0) this.byWebhook.set(webhookId, waiting);
       }
     }
+  }
+
+  /** `offer` when one webhook waits: no turns to take. */
+  private offerOne(take: (job: DeliveryJob) => boolean, more: () => boolean): void {
+    const [webhookId, waiting] = this.byWebhook.entries().next().value as [string, Waiting[]];
+    while (waiting.length > 0 && more() && take(waiting[0]!.job)) {
+      waiting.shift();
+      this.count -= 1;
+    }
+    if (waiting.length === 0) this.byWebhook.delete(webhookId);
   }
 
   /** Takes up to `count` of a webhook's waiting deliveries, the last due first. */

@@ -98,17 +98,15 @@ const lapsedPerStatement = 500;
  * record, if any, is then fenced out like a taken-over lease's. Returns how many.
  */
 export async function clearLapsedLeases(trx: Db, capabilities: BackendCapabilities, now: number): Promise<number> {
-  let lapsed = trx
-    .selectFrom('deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('lease_expires_at', 'is not', null)
-    .where('lease_expires_at', '<=', now)
-    .orderBy('lease_expires_at')
-    .limit(lapsedPerStatement);
+  let lapsed = runningLeases(trx).select('id').where('lease_expires_at', '<=', now).limit(lapsedPerStatement);
   if (capabilities.skipLocked) lapsed = lapsed.forUpdate().skipLocked();
   const result = await trx.updateTable('deliveries').set({ lease_owner: null, lease_expires_at: null, updated_at: now }).where('id', 'in', lapsed).executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Pending deliveries that a worker holds, in the order their leases run out (`deliveries_lease_expiry`). */
+export function runningLeases(db: Db) {
+  return db.selectFrom('deliveries').where('status', '=', 'pending').where('lease_expires_at', 'is not', null).orderBy('lease_expires_at');
 }
 
 /** Gives back leases this owner holds but will not use, so any worker can claim them at once. */
