@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { Tally } from './tally.js';
 
 /** A delivery's webhook and that webhook's project: the two keys every share is counted by. */
 export interface ShareKey {
@@ -235,27 +236,5 @@ export class AdmissionLedger {
 
   private capacityRoom(): number {
     return this.settings.capacity - this.holding.total;
-  }
-}
-
-/** Counts per key, and in all; a key whose count falls to zero is forgotten. */
-class Tally {
-  private readonly counts = new Map<string, number>();
-  total = 0;
-
-  get(key: string): number {
-    return this.counts.get(key) ?? 0;
-  }
-
-  add(key: string): void {
-    this.counts.set(key, this.get(key) + 1);
-    this.total += 1;
-  }
-
-  remove(key: string): void {
-    const count = this.get(key);
-    if (count <= 1) this.counts.delete(key);
-    else this.counts.set(key, count - 1);
-    this.total -= 1;
   }
 }

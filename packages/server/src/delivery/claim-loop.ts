@@ -5,6 +5,7 @@ import { dispatchEvents } from '../store/queries/dispatch-events.js';
 import { nextLeaseEnd } from '../store/queries/next-delivery-due.js';
 import type { Db, Store } from '../store/store.js';
 import type { AdmissionLedger, ShareKey } from './admission-ledger.js';
+import { WakeTimer } from './wake-timer.js';
 
 /**
  * The claim loop: the worker's only way to new work. It runs rounds; each round is one
@@ -76,8 +77,7 @@ export class ClaimLoop {
   private lastDiscoveryAt = Number.NEGATIVE_INFINITY;
   /** The last round left its discovery to this one. */
   private discoveryPostponed = false;
-  private timer: NodeJS.Timeout | null = null;
-  private timerAt = Number.POSITIVE_INFINITY;
+  private readonly timer = new WakeTimer(() => (this.mode === 'backing-off' ? this.run() : this.wake({ discover: true })));
 
   constructor(private readonly dependencies: ClaimLoopDependencies) {}
 
@@ -98,23 +98,13 @@ export class ClaimLoop {
   wakeAt(due: number | null): void {
     if (due === null || this.mode === 'stopped') return;
     const now = this.dependencies.now();
-    const at = Math.min(Math.max(due, now + minWaitMs), now + this.dependencies.pollIntervalMs);
-    if (at >= this.timerAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      if (this.mode === 'backing-off') this.run();
-      else this.wake({ discover: true });
-    }, at - now);
-    this.timer.unref();
+    this.timer.wakeAt(Math.min(Math.max(due, now + minWaitMs), now + this.dependencies.pollIntervalMs), now);
   }
 
   async stop(): Promise<void> {
     if (this.mode === 'stopped') return;
     this.enter('stopped');
-    if (this.timer) clearTimeout(this.timer);
+    this.timer.clear();
     await this.rounds;
   }
 
@@ -144,7 +134,7 @@ export class ClaimLoop {
         this.dependencies.reportFailure(error, 'delivery worker: claiming work failed; trying again shortly');
         this.wants = { events: this.wants.events || wants.events, discover: true, refill: true };
         this.enter('backing-off');
-        this.timerAt = Number.POSITIVE_INFINITY;
+        this.timer.clear();
         this.wakeAt(this.dependencies.now() + (this.dependencies.retryAfterFailureMs ?? 1_000));
         return;
       }
