@@ -15,7 +15,8 @@ import { WakeTimer } from './wake-timer.js';
  *   ledger admits; webhooks left with unleased ones join the backlog;
  * - `discover`: make lapsed leases ready again, put every webhook with ready due deliveries
  *   in the backlog, and set the timer for the next retry or lease end (at most every
- *   `discoverEveryMs`: a wake-up sooner is kept for then);
+ *   `discoverEveryMs`: a wake-up sooner is kept for then; asked with new events, it comes
+ *   in the round after, so that the new deliveries go out first);
  * - refills: claim for each webhook of the backlog that has room (`ledger.refills()`),
  *   through its own index, so every claim walks only the rows it takes.
  *
