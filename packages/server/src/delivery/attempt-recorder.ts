@@ -18,11 +18,11 @@ interface Lingering {
 /**
  * Records finished attempts with group commit: an outcome waits up to `lingerMs` for others,
  * so that under load tens of attempts share one transaction (the worker's slots are free
- * already: recording holds none). A batch that fails is retried one attempt at a time. An attempt whose
- * outcome could not be recorded because the store was unavailable (a database restart,
- * a full disk) is offered again every second until the store takes it, so it is neither
- * lost nor left waiting for its lease; if the worker stops first, its lease brings it back
- * (at least once). One that fails for any other reason is left to its lease.
+ * already: recording holds none). A batch that fails is retried one attempt at a time. An
+ * attempt whose outcome could not be recorded because the store was unavailable (a database
+ * restart, a full disk) is offered again every second until the store takes it, so it is
+ * neither lost nor left waiting for its lease; if the worker stops first, its lease brings it
+ * back (at least once). One that fails for any other reason is left to its lease.
  */
 export class AttemptRecorder {
   private readonly batcher: Batcher<AttemptRecord, boolean>;
