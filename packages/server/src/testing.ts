@@ -12,3 +12,6 @@ export type { OperationContext, Principal } from './operations/context.js';
 export { serverOptions, type ServerOptions } from './server-options.js';
 export { parseEncryptionKey } from './webhooks/encryption-key.js';
 export type { Store } from './store/store.js';
+// The delivery worker's claim path, whose statements the bench explains on both backends (bench/src/delivery-plans.ts).
+export { claimWebhookDeliveries, clearLapsedLeases, readyWebhooks } from './store/queries/claim-deliveries.js';
+export { nextLeaseEnd } from './store/queries/next-delivery-due.js';

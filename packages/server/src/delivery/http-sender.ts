@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { refusedLiteralReason } from './address-policy.js';
@@ -58,8 +59,10 @@ export class HttpSender {
     const refused = this.options.allowPrivateTargets ? null : refusedLiteralReason(url);
     if (refused !== null) return finish({ statusCode: null, error: `refused: ${refused} (private targets are not allowed)`, responseBody: null, retryAfter: null });
 
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    // An EventEmitter as the abort signal (undici takes either): far cheaper per request than
+    // an AbortController, whose EventTarget cost the worker 3 % of its time (bench/README.md).
+    const deadline = new TimeoutSignal();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
     let statusCode: number | null = null;
     let retryAfter: string | null = null;
     try {
@@ -68,7 +71,7 @@ export class HttpSender {
         method: 'POST',
         headers: outgoing.headers,
         body: outgoing.body,
-        signal: controller.signal,
+        signal: deadline,
       });
       statusCode = response.statusCode;
       retryAfter = headerValue(response.headers['retry-after']);
@@ -76,7 +79,7 @@ export class HttpSender {
       const error = statusCode >= 300 && statusCode < 400 ? `answered ${statusCode}: redirects are not followed` : null;
       return finish({ statusCode, error, responseBody: bodyText(body), retryAfter });
     } catch (error) {
-      const reason = controller.signal.aborted ? `timed out after ${formatSeconds(this.options.timeoutMs)}` : describeSendError(error);
+      const reason = deadline.aborted ? `timed out after ${formatSeconds(this.options.timeoutMs)}` : describeSendError(error);
       // An answer whose status arrived in time is judged by its status even if its body did not.
       return finish({ statusCode, error: statusCode === null ? reason : `answered ${statusCode}; reading the body failed: ${reason}`, responseBody: null, retryAfter });
     } finally {
@@ -87,6 +90,16 @@ export class HttpSender {
   /** Closes idle connections; requests in flight are ended. */
   async close(): Promise<void> {
     await this.agent.destroy();
+  }
+}
+
+/** What undici needs of a signal: `aborted`, and an `abort` event. */
+class TimeoutSignal extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    this.aborted = true;
+    this.emit('abort');
   }
 }
 

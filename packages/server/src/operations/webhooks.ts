@@ -1,7 +1,7 @@
 import { ServiceError, defaultRotationGraceSeconds, isEventType, maxRotationGraceSeconds, webhookDescriptionLimit, type EventType } from '@svc/protocol';
 import type { DeliveryAttemptInfo, DeliveryInfo, WebhookInfo } from '@svc/protocol/api';
 import { randomToken, newId } from '../ids.js';
-import { attemptDelivery } from '../delivery/attempt-delivery.js';
+import { DeliverySender } from '../delivery/delivery-sender.js';
 import { HttpSender } from '../delivery/http-sender.js';
 import { findAttempt, findDelivery } from '../store/queries/deliveries.js';
 import { loadDeliveryJobs } from '../store/queries/delivery-jobs.js';
@@ -226,14 +226,22 @@ export async function testWebhook(context: OperationContext, principal: Principa
   const [job] = jobs;
   if (!job) throw new ServiceError('not_found', `no webhook "${input.id}" in project "${input.project}"`);
 
-  const sender = new HttpSender(settings, context.now);
+  const http = new HttpSender(settings, context.now);
+  // The worker's sender, recording this one attempt on its own, durably.
+  const sender = new DeliverySender({
+    sender: http,
+    mail: context.mail,
+    box,
+    policy: settings.policy,
+    now: context.now,
+    record: async (record) => (await context.store.transaction((trx) => recordAttempts(trx, [record], context.now())))[0] ?? false,
+  });
   let result;
   try {
-    result = await attemptDelivery(job, { sender, mail: context.mail, box, policy: settings.policy, now: context.now });
+    ({ result } = await sender.send(job));
   } finally {
-    await sender.close();
+    await http.close();
   }
-  await context.store.transaction((trx) => recordAttempts(trx, [result.record], context.now()));
   // A failed test is retried by the workers; tell them a delivery is scheduled.
   if (result.record.status === 'pending') context.store.announceEvents();
 

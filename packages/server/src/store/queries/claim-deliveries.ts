@@ -1,68 +1,112 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { BackendCapabilities } from '../capabilities.js';
-import type { Database } from '../schema.js';
 import type { Db } from '../store.js';
+import { sendableWebhookColumns, toDeliveryJobs, type DeliveryJob } from './delivery-jobs.js';
 
-/**
- * "The delivery's webhook is enabled (and not of a project in `excludeProjects`)", as a
- * correlated EXISTS: it leaves the partial index of pending deliveries as the only way in,
- * where `webhook_id IN (…)` can lead the planner to walk every delivery ever made to the
- * webhook.
- */
-export function webhookEnabled(excludeProjects: readonly string[] = []) {
-  return (eb: ExpressionBuilder<Database, 'deliveries'>): Expression<SqlBool> => {
-    let webhook = eb
-      .selectFrom('webhooks')
-      .select(sql<number>`1`.as('one'))
-      .whereRef('webhooks.id', '=', 'deliveries.webhook_id')
-      .where('webhooks.enabled', '=', 1);
-    if (excludeProjects.length > 0) webhook = webhook.where('webhooks.project_id', 'not in', [...excludeProjects]);
-    return eb.exists(webhook);
-  };
-}
-
-export interface ClaimOptions {
-  readonly now: number;
-  readonly limit: number;
+/** A lease: the worker that holds a delivery, and until when. */
+export interface Lease {
   readonly owner: string;
   readonly expiresAt: number;
-  /** Webhooks whose deliveries are not claimed now (they have as many in flight as they may). */
-  readonly excludeWebhooks?: readonly string[];
-  /** Projects whose deliveries are not claimed now, for the same reason. */
-  readonly excludeProjects?: readonly string[];
-  /** Only this webhook's deliveries (it has room again): found through its own index of due deliveries. */
-  readonly webhookId?: string;
+}
+
+export interface WebhookClaim {
+  readonly webhookId: string;
+  /** Most deliveries to lease. */
+  readonly limit: number;
+  readonly now: number;
+  readonly lease: Lease;
 }
 
 /**
- * Leases up to `limit` due deliveries of enabled webhooks to `owner`, in the caller's
- * transaction: pending, due, and not leased (or leased by a worker whose lease ran out).
- * On PostgreSQL rows other workers are claiming are skipped (SKIP LOCKED) instead of
- * waited for; on SQLite the write transaction already excludes other claimers.
+ * Leases up to `limit` of one webhook's due deliveries that no worker holds, oldest due
+ * first, in the caller's transaction, and returns them ready to send (nothing when the
+ * webhook is disabled). They are found through `deliveries_webhook_ready` (pending and
+ * unleased, by webhook and due time), so the claim walks exactly the rows it takes. On
+ * PostgreSQL rows another worker is claiming are skipped (SKIP LOCKED) instead of waited
+ * for; on SQLite the write transaction already excludes other claimers.
  */
-export async function claimDueDeliveries(trx: Db, capabilities: BackendCapabilities, options: ClaimOptions): Promise<string[]> {
-  if (options.limit <= 0) return [];
-  let query = trx
+export async function claimWebhookDeliveries(trx: Db, capabilities: BackendCapabilities, claim: WebhookClaim): Promise<DeliveryJob[]> {
+  if (claim.limit <= 0) return [];
+  const webhook = await trx.selectFrom('webhooks').select(sendableWebhookColumns).where('id', '=', claim.webhookId).where('enabled', '=', 1).executeTakeFirst();
+  if (!webhook) return [];
+  let ready = trx
     .selectFrom('deliveries')
     .select('id')
+    .where('webhook_id', '=', claim.webhookId)
     .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', options.now)]))
-    .where(webhookEnabled(options.excludeProjects))
+    .where('lease_expires_at', 'is', null)
+    .where('next_attempt_at', '<=', claim.now)
     .orderBy('next_attempt_at')
-    .limit(options.limit);
-  if (options.excludeWebhooks && options.excludeWebhooks.length > 0) query = query.where('webhook_id', 'not in', [...options.excludeWebhooks]);
-  if (options.webhookId !== undefined) query = query.where('webhook_id', '=', options.webhookId);
-  if (capabilities.skipLocked) query = query.forUpdate().skipLocked();
-  const ids = (await query.execute()).map((row) => row.id);
-  if (ids.length > 0) {
-    await trx
-      .updateTable('deliveries')
-      .set({ lease_owner: options.owner, lease_expires_at: options.expiresAt, updated_at: options.now })
-      .where('id', 'in', ids)
-      .execute();
-  }
-  return ids;
+    .limit(claim.limit);
+  if (capabilities.skipLocked) ready = ready.forUpdate().skipLocked();
+  const leased = await trx
+    .updateTable('deliveries')
+    .set({ lease_owner: claim.lease.owner, lease_expires_at: claim.lease.expiresAt, updated_at: claim.now })
+    .where('id', 'in', ready)
+    .returning(['id', 'webhook_id', 'event_id', 'attempts', 'retry_base', 'lease_owner', 'lease_expires_at', 'next_attempt_at'])
+    .execute();
+  // Sent in due order (RETURNING keeps none).
+  leased.sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.id < b.id ? -1 : 1));
+  return toDeliveryJobs(trx, leased, new Map([[webhook.id, webhook]]));
+}
+
+/** An enabled webhook with pending deliveries that no worker holds, and the due time of its first. */
+export interface ReadyWebhook {
+  readonly webhookId: string;
+  readonly projectId: string;
+  /** Now or past: it has work to claim; later: its next retry. */
+  readonly firstDueAt: number;
+}
+
+/**
+ * Every enabled webhook with pending deliveries that no worker holds, with the due time of
+ * its first: one look into `deliveries_webhook_ready` per enabled webhook (a scalar
+ * subquery, which PostgreSQL runs per webhook rather than as a walk of every ready
+ * delivery), never a walk of their deliveries.
+ */
+export async function readyWebhooks(db: Db): Promise<ReadyWebhook[]> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('webhooks')
+        .select((inner) => [
+          'webhooks.id as webhook_id',
+          'webhooks.project_id',
+          inner
+            .selectFrom('deliveries')
+            .select('deliveries.next_attempt_at')
+            .whereRef('deliveries.webhook_id', '=', 'webhooks.id')
+            .where('deliveries.status', '=', 'pending')
+            .where('deliveries.lease_expires_at', 'is', null)
+            .orderBy('deliveries.next_attempt_at')
+            .limit(1)
+            .as('first_due_at'),
+        ])
+        .where('webhooks.enabled', '=', 1)
+        .as('ready'),
+    )
+    .selectAll()
+    .where('first_due_at', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ webhookId: row.webhook_id, projectId: row.project_id, firstDueAt: Number(row.first_due_at) }));
+}
+
+const lapsedPerStatement = 500;
+
+/**
+ * Makes deliveries whose lease ran out (their worker died or gave up on them) ready again,
+ * through `deliveries_lease_expiry`: it walks the lapsed leases only. Their worker's late
+ * record, if any, is then fenced out like a taken-over lease's. Returns how many.
+ */
+export async function clearLapsedLeases(trx: Db, capabilities: BackendCapabilities, now: number): Promise<number> {
+  let lapsed = runningLeases(trx).select('id').where('lease_expires_at', '<=', now).limit(lapsedPerStatement);
+  if (capabilities.skipLocked) lapsed = lapsed.forUpdate().skipLocked();
+  const result = await trx.updateTable('deliveries').set({ lease_owner: null, lease_expires_at: null, updated_at: now }).where('id', 'in', lapsed).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Pending deliveries that a worker holds, in the order their leases run out (`deliveries_lease_expiry`). */
+export function runningLeases(db: Db) {
+  return db.selectFrom('deliveries').where('status', '=', 'pending').where('lease_expires_at', 'is not', null).orderBy('lease_expires_at');
 }
 
 /** Gives back leases this owner holds but will not use, so any worker can claim them at once. */

@@ -24,13 +24,74 @@ export interface DeliveryJob {
   readonly leaseExpiresAt: number;
 }
 
+/** The columns of a webhook that sending needs. */
+export const sendableWebhookColumns = ['id', 'url', 'project_id', 'kind', 'secret', 'previous_secret', 'previous_secret_expires_at'] as const;
+
+export interface SendableWebhook {
+  readonly id: string;
+  readonly url: string;
+  readonly project_id: string;
+  readonly kind: WebhookKind;
+  readonly secret: string;
+  readonly previous_secret: string | null;
+  readonly previous_secret_expires_at: number | null;
+}
+
+/** A leased delivery row, as claims and fan-outs return it. */
+export interface LeasedDelivery {
+  readonly id: string;
+  readonly webhook_id: string;
+  readonly event_id: string;
+  readonly attempts: number;
+  readonly retry_base: number;
+  readonly lease_owner: string | null;
+  readonly lease_expires_at: number | null;
+}
+
 const idsPerStatement = 500;
 
 /**
- * Loads leased deliveries with their event and webhook; ids that vanished are left out.
- * Three lookups by primary key rather than one join: with a join, SQLite's planner may start
- * from the webhook and walk every delivery ever made to it (a webhook with a backlog of
- * 20,000 made each load take tens of milliseconds).
+ * Leased deliveries made ready to send: each with its event's type and payload (read by
+ * primary key) and its webhook (given); rows whose event, webhook or lease is gone are
+ * left out. Keeps the order of `deliveries`.
+ */
+export async function toDeliveryJobs(db: Db, deliveries: readonly LeasedDelivery[], webhooks: ReadonlyMap<string, SendableWebhook>): Promise<DeliveryJob[]> {
+  const events = new Map<string, { id: string; type: string; payload: string }>();
+  const eventIds = [...new Set(deliveries.map((row) => row.event_id))];
+  for (let start = 0; start < eventIds.length; start += idsPerStatement) {
+    const rows = await db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', eventIds.slice(start, start + idsPerStatement)).execute();
+    for (const row of rows) events.set(row.id, row);
+  }
+  const jobs: DeliveryJob[] = [];
+  for (const row of deliveries) {
+    const event = events.get(row.event_id);
+    const webhook = webhooks.get(row.webhook_id);
+    if (row.lease_owner === null || row.lease_expires_at === null || !event || !webhook) continue;
+    jobs.push({
+      deliveryId: row.id,
+      webhookId: row.webhook_id,
+      projectId: webhook.project_id,
+      kind: webhook.kind,
+      eventId: event.id,
+      eventType: event.type,
+      payload: event.payload,
+      url: webhook.url,
+      sealedSecret: webhook.secret,
+      sealedPreviousSecret: webhook.previous_secret,
+      previousSecretExpiresAt: webhook.previous_secret_expires_at,
+      attempts: row.attempts,
+      retryBase: row.retry_base,
+      leaseOwner: row.lease_owner,
+      leaseExpiresAt: row.lease_expires_at,
+    });
+  }
+  return jobs;
+}
+
+/**
+ * Loads leased deliveries by id with their event and webhook; ids that vanished are left
+ * out. Lookups by primary key rather than one join: with a join, a planner may start from the
+ * webhook and walk every delivery ever made to it.
  */
 export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<DeliveryJob[]> {
   const jobs: DeliveryJob[] = [];
@@ -41,40 +102,9 @@ export async function loadDeliveryJobs(db: Db, ids: readonly string[]): Promise<
       .where('id', 'in', ids.slice(start, start + idsPerStatement))
       .execute();
     if (deliveries.length === 0) continue;
-    const events = new Map(
-      (await db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', [...new Set(deliveries.map((row) => row.event_id))]).execute()).map((row) => [row.id, row]),
-    );
-    const webhooks = new Map(
-      (
-        await db
-          .selectFrom('webhooks')
-          .select(['id', 'url', 'project_id', 'kind', 'secret', 'previous_secret', 'previous_secret_expires_at'])
-          .where('id', 'in', [...new Set(deliveries.map((row) => row.webhook_id))])
-          .execute()
-      ).map((row) => [row.id, row]),
-    );
-    for (const row of deliveries) {
-      const event = events.get(row.event_id);
-      const webhook = webhooks.get(row.webhook_id);
-      if (row.lease_owner === null || row.lease_expires_at === null || !event || !webhook) continue;
-      jobs.push({
-        deliveryId: row.id,
-        webhookId: row.webhook_id,
-        projectId: webhook.project_id,
-        kind: webhook.kind,
-        eventId: event.id,
-        eventType: event.type,
-        payload: event.payload,
-        url: webhook.url,
-        sealedSecret: webhook.secret,
-        sealedPreviousSecret: webhook.previous_secret,
-        previousSecretExpiresAt: webhook.previous_secret_expires_at,
-        attempts: row.attempts,
-        retryBase: row.retry_base,
-        leaseOwner: row.lease_owner,
-        leaseExpiresAt: row.lease_expires_at,
-      });
-    }
+    const webhookIds = [...new Set(deliveries.map((row) => row.webhook_id))];
+    const webhooks = await db.selectFrom('webhooks').select(sendableWebhookColumns).where('id', 'in', webhookIds).execute();
+    jobs.push(...(await toDeliveryJobs(db, deliveries, new Map(webhooks.map((row) => [row.id, row])))));
   }
   return jobs;
 }

@@ -4,6 +4,8 @@ import { newId } from '../../ids.js';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { DeliveriesTable } from '../schema.js';
 import type { Db } from '../store.js';
+import type { Lease } from './claim-deliveries.js';
+import { toDeliveryJobs, type DeliveryJob, type LeasedDelivery, type SendableWebhook } from './delivery-jobs.js';
 import { parseStoredPatterns } from './webhooks.js';
 
 export interface DispatchOptions {
@@ -11,21 +13,30 @@ export interface DispatchOptions {
   /** Most events fanned out by one call. */
   readonly eventLimit: number;
   /**
-   * The first `limit` new deliveries are leased to `owner` at once, so they can be sent right
-   * away; with `admit`, only those it admits (the worker's room per webhook and project).
+   * New deliveries that `admit` admits (the worker's room for their webhook and project) are
+   * leased at once, so they can be sent right away.
    */
-  readonly lease: { readonly owner: string; readonly expiresAt: number; readonly limit: number; readonly admit?: (webhookId: string, projectId: string) => boolean };
+  readonly lease: Lease & { readonly admit: (key: { readonly webhookId: string; readonly projectId: string }) => boolean };
 }
 
 export interface DispatchResult {
   readonly events: number;
-  /** New deliveries leased to the caller. */
-  readonly leased: string[];
+  /** New deliveries leased to the caller, ready to send. */
+  readonly leased: DeliveryJob[];
+  /** Webhooks that got new deliveries the caller did not lease: they have due work nobody holds. */
+  readonly unleased: { readonly webhookId: string; readonly projectId: string }[];
   /** The batch was full: more events may be waiting. */
   readonly more: boolean;
 }
 
 const rowsPerStatement = 200;
+
+interface FanOutTarget {
+  readonly id: string;
+  readonly patterns: string[];
+  readonly createdAt: number;
+  readonly formEndpointId: string | null;
+}
 
 /**
  * Fans undispatched outbox events out, in the caller's transaction: one delivery per
@@ -42,17 +53,29 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
     .limit(options.eventLimit);
   if (capabilities.skipLocked) query = query.forUpdate().skipLocked();
   const events = await query.execute();
-  if (events.length === 0) return { events: 0, leased: [], more: false };
+  if (events.length === 0) return { events: 0, leased: [], unleased: [], more: false };
 
   const projectIds = [...new Set(events.map((event) => event.project_id))];
   const webhooks = await trx
     .selectFrom('webhooks')
     .leftJoin('forms', 'forms.id', 'webhooks.form_id')
-    .select(['webhooks.id', 'webhooks.project_id', 'webhooks.events', 'webhooks.created_at', 'forms.endpoint_id as form_endpoint_id'])
+    .select([
+      'webhooks.id',
+      'webhooks.url',
+      'webhooks.project_id',
+      'webhooks.kind',
+      'webhooks.secret',
+      'webhooks.previous_secret',
+      'webhooks.previous_secret_expires_at',
+      'webhooks.events',
+      'webhooks.created_at',
+      'forms.endpoint_id as form_endpoint_id',
+    ])
     .where('webhooks.enabled', '=', 1)
     .where('webhooks.project_id', 'in', projectIds)
     .execute();
-  const byProject = new Map<string, { id: string; patterns: string[]; createdAt: number; formEndpointId: string | null }[]>();
+  const sendable = new Map<string, SendableWebhook>(webhooks.map((webhook) => [webhook.id, webhook]));
+  const byProject = new Map<string, FanOutTarget[]>();
   for (const webhook of webhooks) {
     const list = byProject.get(webhook.project_id) ?? [];
     list.push({ id: webhook.id, patterns: parseStoredPatterns(webhook.events), createdAt: webhook.created_at, formEndpointId: webhook.form_endpoint_id });
@@ -61,28 +84,27 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
   const formOf = await formsOfEvents(trx, events, byProject);
 
   const rows: Insertable<DeliveriesTable>[] = [];
-  let leasedCount = 0;
+  const unleased = new Map<string, string>();
   for (const event of events) {
     for (const webhook of byProject.get(event.project_id) ?? []) {
       if (webhook.createdAt > event.created_at || !eventMatchesAny(webhook.patterns, event.type)) continue;
       // A form's notification target takes only that form's events.
       if (webhook.formEndpointId !== null && formOf.get(event.id) !== webhook.formEndpointId) continue;
-      const leased = leasedCount < options.lease.limit && (options.lease.admit?.(webhook.id, event.project_id) ?? true);
-      if (leased) leasedCount += 1;
+      const leased = options.lease.admit({ webhookId: webhook.id, projectId: event.project_id });
+      if (!leased) unleased.set(webhook.id, event.project_id);
       rows.push(newDeliveryRow({ eventId: event.id, webhookId: webhook.id, now: options.now, lease: leased ? options.lease : null }));
     }
   }
 
-  const leased: string[] = [];
+  const leased: LeasedDelivery[] = [];
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
-    const chunk = rows.slice(start, start + rowsPerStatement);
     const inserted = await trx
       .insertInto('deliveries')
-      .values(chunk)
+      .values(rows.slice(start, start + rowsPerStatement))
       .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())
-      .returning(['id', 'lease_owner'])
+      .returning(['id', 'webhook_id', 'event_id', 'attempts', 'retry_base', 'lease_owner', 'lease_expires_at'])
       .execute();
-    for (const row of inserted) if (row.lease_owner !== null) leased.push(row.id);
+    for (const row of inserted) if (row.lease_owner !== null) leased.push(row);
   }
   await trx
     .updateTable('events')
@@ -93,7 +115,12 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
       events.map((event) => event.id),
     )
     .execute();
-  return { events: events.length, leased, more: events.length === options.eventLimit };
+  return {
+    events: events.length,
+    leased: await toDeliveryJobs(trx, leased, sendable),
+    unleased: [...unleased].map(([webhookId, projectId]) => ({ webhookId, projectId })),
+    more: events.length === options.eventLimit,
+  };
 }
 
 /**
@@ -103,7 +130,7 @@ export async function dispatchEvents(trx: Db, capabilities: BackendCapabilities,
 async function formsOfEvents(
   trx: Db,
   events: readonly { id: string; project_id: string }[],
-  byProject: ReadonlyMap<string, readonly { formEndpointId: string | null }[]>,
+  byProject: ReadonlyMap<string, readonly FanOutTarget[]>,
 ): Promise<Map<string, string>> {
   const ids = events.filter((event) => byProject.get(event.project_id)?.some((webhook) => webhook.formEndpointId !== null)).map((event) => event.id);
   const forms = new Map<string, string>();
