@@ -95,7 +95,7 @@ async function readSite(context: ContextOf<typeof deployCommand>, config: Servic
   const directory = await siteDirectory(io.cwd, context.args.dir, config);
   const shown = relativeToCwd(io.cwd, directory);
   const { files, skipped } = await walkSite(directory, { stateFolders: stateFolders(io) });
-  if (files.length === 0) throw new ServiceError('file_not_found', `${shown} has no files to deploy${skipped.length > 0 ? ` (${skipped.length} skipped: \`svc deploy --dry-run\` lists them)` : ''}`);
+  if (files.length === 0) throw new ServiceError('file_not_found', [`${shown} has no files to deploy.`, skippedSummary(skipped)].filter((part) => part !== null).join(' '));
   if (!options.allowNoIndex && !files.some((file) => file.path === 'index.html')) throw new ServiceError('index_missing', noIndexMessage(shown, config));
   return { shown, files, skipped };
 }
