@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { validate, type ServiceConfig } from '@svc/config';
 import { cliPaths, ServiceError } from '@svc/protocol';
 import { DeployResponse, StartDeployResponse, UploadDeployFileResponse, type EnvironmentName } from '@svc/protocol/api';
+import { walkSite, type SiteEntry, type SkippedPath } from '@svc/protocol/site-files';
 import type { ContextOf } from '../../command.js';
 import { connect } from '../../credentials/connect.js';
 import { ProgressLine } from '../../export/progress-line.js';
@@ -12,7 +13,6 @@ import { resolveProject } from '../../project/project-ref.js';
 import { readServiceFileText } from '../../project/service-file.js';
 import type { Io } from '../../io.js';
 import type { deployCommand } from './commands.js';
-import { walkSite, type SiteEntry, type SkippedPath } from '@svc/protocol/site-files';
 import { dryRunText, lookBeforeDns, skippedSummary, uploadNote } from './deploy-text.js';
 import { hashSiteFiles, outputDirectory, stateFolders, type SiteFile } from './site-files.js';
 
@@ -106,7 +106,9 @@ function noIndexMessage(shown: string, config: ServiceConfig | null): string {
   const where =
     framework === 'static'
       ? 'A static site deploys its own folder (.), with index.html at the top.'
-      : usual !== null
+      : framework === 'next'
+        ? "next writes its static export into out (output: 'export' in next.config, then `npm run build`, or `svc deploy --build`); deploy that folder."
+        : usual !== null
         ? `${framework} builds the site into ${usual} (\`npm run build\`, or \`svc deploy --build\`); deploy that folder.`
         : 'Build tools usually write the site into dist (astro, vite) or out (next).';
   return `${shown} has no index.html at its root, so the site's address would answer 404. ${where} Pass --allow-no-index to deploy it anyway.`;
