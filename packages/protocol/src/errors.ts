@@ -45,6 +45,7 @@ export const errorCodes = {
   network_error: { status: 503, exit: 3, description: 'The server could not be reached.' },
   server_error: { status: 502, exit: 3, description: 'The server answered with an unexpected failure or an answer the CLI does not understand.' },
   build_failed: { status: 400, exit: 1, description: '`npm run build` (svc deploy --build) failed; its output is above, and nothing was deployed.' },
+  index_missing: { status: 422, exit: 1, description: 'The folder to deploy has no index.html at its root, so its address would answer 404; pass --allow-no-index (svc deploy) if that is meant.' },
   delivery_failed: { status: 502, exit: 1, description: 'The webhook receiver did not accept a test delivery (no 2xx answer in time); it is retried like any other.' },
 } as const satisfies Record<string, ErrorSpec>;
 

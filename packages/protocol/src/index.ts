@@ -3,4 +3,5 @@ export * from './events.js';
 export * from './api/limits.js';
 export * from './api/paths.js';
 export * from './config-values.js';
+export * from './format-size.js';
 export * from './rate-limit-text.js';

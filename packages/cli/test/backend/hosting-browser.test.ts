@@ -1,6 +1,6 @@
 // A hosted site in a real Chromium: the Pinpoints widget on staging and not on production,
-// and the deploys page of the settings area.
-import { mkdir, writeFile } from 'node:fs/promises';
+// and the deploys page of the settings area (its screenshots: deploys-browser.test.ts).
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import { browserAvailable, type CliTestServer, createProject, launchBrowser, sel
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
-const screenshotDir = process.env['SVC_SCREENSHOTS_DIR'];
 
 describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
   let cli: CliTestServer;
@@ -70,10 +69,6 @@ describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
       expect(await page.getByRole('heading', { name: 'production', exact: true }).count()).toBe(1);
       expect(await page.getByText('live on production', { exact: true }).count()).toBe(1);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      if (screenshotDir) {
-        await mkdir(screenshotDir, { recursive: true });
-        await page.screenshot({ path: `${screenshotDir}/deploys.png`, fullPage: true });
-      }
       await page.getByRole('button', { name: 'Make live on production' }).first().click();
       await page.getByText('the environment serves that deploy now').waitFor();
       const listed = (await cli.svc(['deploys', 'list', '--json'], { cwd: directory })).json<{ live: Record<string, string | null>; deploys: { id: string; environment: string }[] }>();

@@ -16,6 +16,14 @@ describe('the files a request path may name', () => {
   it.each(['/../secret', '/a/../../etc/passwd', '/%2e%2e/secret', '/a/%2E%2E/b', '/a//b', '/a/./b', '/a%5cb', '/a%00b', '/%E0%A4%A'])('refuses %s', (path) => {
     expect(candidatePaths(path)).toBeNull();
   });
+
+  it.each(['/.npmrc', '/.env', '/%2Eenv', '/.git/config', '/assets/.DS_Store', '/node_modules/x/', '/service.json', '/.well-known/.secret'])('never serves %s, which deploys made before the rule may hold', (path) => {
+    expect(candidatePaths(path)).toBeNull();
+  });
+
+  it('serves the .well-known folder', () => {
+    expect(candidatePaths('/.well-known/security.txt')).toEqual(['.well-known/security.txt', '.well-known/security.txt.html', '.well-known/security.txt/index.html']);
+  });
 });
 
 describe('content-hashed names', () => {

@@ -1,9 +1,13 @@
+import { neverDeployed } from '@svc/protocol/site-files';
+
 /**
  * The paths of a deploy's files to try for a request path, in order (docs/hosting.md):
  * the file itself, then clean URLs (`/about` → `about.html`, `about/index.html`), and
  * `index.html` for a directory. Null for a path that is not a clean relative path once
  * decoded (`..`, `.`, empty segments, backslashes, NUL, bad percent-encoding): it is 404,
- * and nothing outside the deploy can ever be named, since paths are keys, not files.
+ * and nothing outside the deploy can ever be named, since paths are keys, not files. Null
+ * too for what a deploy never uploads (`/.npmrc`, `/node_modules/…`), which deploys made
+ * before that rule may still list.
  */
 export function candidatePaths(urlPath: string): string[] | null {
   let decoded: string;
@@ -20,6 +24,7 @@ export function candidatePaths(urlPath: string): string[] | null {
   const segments = (directory ? relative.slice(0, -1) : relative).split('/');
   if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
   const path = segments.join('/');
+  if (neverDeployed(path) !== null) return null;
   if (directory) return [`${path}/index.html`];
   return path.endsWith('.html') ? [path] : [path, `${path}.html`, `${path}/index.html`];
 }

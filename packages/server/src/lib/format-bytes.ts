@@ -1,7 +1,2 @@
-/** `512 B`, `12.3 KiB`, `4.0 MiB`, `1.0 GiB`: a size for people. */
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`;
-  if (size < 1024 * 1024 * 1024) return `${(size / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(size / 1024 / 1024 / 1024).toFixed(1)} GiB`;
-}
+/** `512 B`, `12.3 KiB`, `4.0 MiB`, `1.0 GiB`: one way of writing a size, shared with the CLI. */
+export { formatSize as formatBytes } from '@svc/protocol';

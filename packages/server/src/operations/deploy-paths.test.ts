@@ -16,6 +16,12 @@ describe('the path of a deploy file', () => {
     ['a\\b', 'must not hold control characters or backslashes'],
     ['a\u0000b', 'must not hold control characters or backslashes'],
     ['x'.repeat(1025), 'must be 1 to 1024 characters'],
+    ['.npmrc', 'is never deployed: names starting with "." are never published, except the .well-known folder'],
+    ['.git/config', 'is never deployed: names starting with "." are never published, except the .well-known folder'],
+    ['assets/.env.production', 'is never deployed: names starting with "." are never published, except the .well-known folder'],
+    ['lib/node_modules/x/index.js', 'is never deployed: node_modules is never published'],
+    ['service.json', 'is never deployed: service.json is never published'],
+    ['.svc/svc.db', "is never deployed: svc's own state is never published"],
   ])('refuses %j: %s', (path, problem) => {
     expect(deployPathProblem(path)).toBe(problem);
   });

@@ -135,6 +135,22 @@ export async function listProjectDeploys(
   };
 }
 
+/**
+ * What `rollback` without an id would serve on each environment: the finished deploy of the
+ * environment made before the live one; null where nothing is live or nothing came before.
+ */
+export async function rollbackTargets(context: OperationContext, principal: Principal, input: ProjectInput): Promise<Record<EnvironmentName, string | null>> {
+  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const live = await liveDeploys(context.store.db, project.id);
+  const targets = await Promise.all(
+    environmentNames.map(async (environment) => {
+      const current = live.get(environment);
+      return [environment, current === undefined ? null : ((await previousReadyDeploy(context.store.db, project.id, environment, current))?.id ?? null)] as const;
+    }),
+  );
+  return Object.fromEntries(targets) as Record<EnvironmentName, string | null>;
+}
+
 /** `svc deploys promote ID --to ENV`: the environment serves that finished deploy, at once. */
 export async function promoteDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { id: string; to: EnvironmentName }) {
   return switchLive(context, principal, input, input.to, async (trx) => (await deployInScope(trx, principal, input)).row);

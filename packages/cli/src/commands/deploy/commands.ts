@@ -6,14 +6,16 @@ export const deployCommand = defineCommand({
   summary: 'upload a build of the site and make it live for an environment',
   description: `Deploy DIR (default by the framework in service.json: static → ., astro → dist, next → out) to an environment: the one given with --environment, else the one whose branch in service.json is the git branch checked out. --build runs \`npm run build\` first, its output on stderr.
 
-Every file is hashed here; the service says which contents it lacks, only those are uploaded (a second deploy of the same tree uploads nothing), and the deploy goes live for its environment at once. Never uploaded: .git, node_modules, .env*, service.json, .svcignore and what .svcignore lists (gitignore syntax). Nothing is written into DIR. Progress on stderr when it is a terminal (docs/hosting.md).`,
+Every file is hashed here; the service says which contents it lacks, only those are uploaded (a second deploy of the same tree uploads nothing), and the deploy goes live for its environment at once. Never uploaded: every name starting with "." (.git, .env, .npmrc, …) except the .well-known folder, node_modules, service.json, svc's own state, and what .svcignore lists (gitignore syntax); the output says what was skipped. A folder without index.html at its root is refused unless --allow-no-index. --dry-run prints what would be uploaded and skipped, and uploads nothing. Nothing is written into DIR. Progress on stderr when it is a terminal (docs/hosting.md).`,
   arguments: { dir: { description: 'the directory to deploy (default: the framework\'s output directory)', optional: true } },
   flags: {
     environment: { flag: '--environment <env>', description: 'production, staging or development (default: from the git branch)', choices: ['production', 'staging', 'development'] },
     build: { flag: '--build', description: 'run `npm run build` first' },
+    dryRun: { flag: '--dry-run', description: 'print what would be uploaded and what is skipped; upload nothing, make no deploy' },
+    allowNoIndex: { flag: '--allow-no-index', description: 'deploy a folder that has no index.html at its root' },
     ...projectFlags,
   },
-  examples: ['svc deploy', 'svc deploy dist --environment staging', 'svc deploy --build --json | jq -r .deploy.url'],
+  examples: ['svc deploy', 'svc deploy dist --environment staging', 'svc deploy --dry-run', 'svc deploy --build --json | jq -r .deploy.url'],
   run: async (context): Promise<number> => (await import('./run.js')).deploy(context),
 });
 

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { validate, type ServiceConfig } from '@svc/config';
 import { cliPaths, ServiceError } from '@svc/protocol';
 import { DeployResponse, StartDeployResponse, UploadDeployFileResponse, type EnvironmentName } from '@svc/protocol/api';
+import { walkSite, type SiteEntry, type SkippedPath } from '@svc/protocol/site-files';
 import type { ContextOf } from '../../command.js';
 import { connect } from '../../credentials/connect.js';
 import { ProgressLine } from '../../export/progress-line.js';
@@ -12,7 +13,8 @@ import { resolveProject } from '../../project/project-ref.js';
 import { readServiceFileText } from '../../project/service-file.js';
 import type { Io } from '../../io.js';
 import type { deployCommand } from './commands.js';
-import { outputDirectory, siteFiles, type SiteFile } from './site-files.js';
+import { dryRunText, lookBeforeDns, skippedSummary, uploadNote } from './deploy-text.js';
+import { hashSiteFiles, outputDirectory, stateFolders, type SiteFile } from './site-files.js';
 
 /** Uploads in flight at once. */
 const uploadConcurrency = 4;
@@ -21,14 +23,14 @@ const uploadConcurrency = 4;
 export async function deploy(context: ContextOf<typeof deployCommand>): Promise<number> {
   const { options, io, out } = context;
   const config = await readConfig(io.cwd);
+  if (options.dryRun) return dryRun(context, config);
   const ref = await resolveProject(io, options);
   const branch = await detectBranch(io.cwd);
   const environment = chooseEnvironment(options.environment, config, branch);
   if (options.build) await runBuild(io);
-  const directory = await siteDirectory(io.cwd, context.args.dir, config);
+  const site = await readSite(context, config);
+  const files = await hashSiteFiles(site.files);
 
-  const files = await siteFiles(directory);
-  if (files.length === 0) throw new ServiceError('file_not_found', `${directory} has no files to deploy`);
   const api = await connect(io);
   const started = await api.post(
     cliPaths.deploys(ref.workspace, ref.project),
@@ -56,15 +58,66 @@ export async function deploy(context: ContextOf<typeof deployCommand>): Promise<
     progress.finish();
   }
   const { deploy: finished } = await api.post(cliPaths.finalizeDeploy(ref.workspace, ref.project, id), {}, DeployResponse);
-  const result = { ok: true as const, deploy: { ...finished, uploadedFiles: uploads.length, uploadedBytes } };
+  const result = { ok: true as const, deploy: { ...finished, uploadedFiles: uploads.length, uploadedBytes }, skipped: site.skipped };
+  const lookHere = finished.url === null || out.json ? null : await lookBeforeDns(finished.url, api.apiUrl);
   out.result(result, () =>
     [
-      `Deployed ${finished.files} ${finished.files === 1 ? 'file' : 'files'} to ${environment} (${uploads.length} uploaded, the rest already stored): ${finished.id}`,
+      `Deployed ${finished.files} ${finished.files === 1 ? 'file' : 'files'} to ${environment} (${uploadNote(byHash.size, uploads.length)}): ${finished.id}`,
+      skippedSummary(site.skipped),
       finished.url === null ? `${environment} has no domain in service.json; see it at the preview address.` : `Live at ${finished.url}`,
+      lookHere === null ? null : `  ${lookHere}`,
       `Preview: ${finished.previewUrl}`,
-    ].join('\n'),
+    ]
+      .filter((line) => line !== null)
+      .join('\n'),
   );
   return 0;
+}
+
+/** `svc deploy --dry-run`: the checks a deploy makes on this machine, then what it would upload and skip; no server. */
+async function dryRun(context: ContextOf<typeof deployCommand>, config: ServiceConfig | null): Promise<number> {
+  const { options, io, out } = context;
+  const environment = chooseEnvironment(options.environment, config, await detectBranch(io.cwd));
+  if (options.build) await runBuild(io);
+  const site = await readSite(context, config);
+  const files = site.files.map(({ path, size }) => ({ path, size }));
+  out.result({ ok: true, dryRun: true, files, skipped: site.skipped }, () => dryRunText({ folder: site.shown, environment, files, skipped: site.skipped }));
+  return 0;
+}
+
+/**
+ * The folder to deploy, walked by the rules every deploy follows (what is skipped), and
+ * refused when a deploy of it would take the site down: no file, or no `index.html` at its
+ * root without `--allow-no-index`.
+ */
+async function readSite(context: ContextOf<typeof deployCommand>, config: ServiceConfig | null): Promise<{ shown: string; files: SiteEntry[]; skipped: SkippedPath[] }> {
+  const { io, options } = context;
+  const directory = await siteDirectory(io.cwd, context.args.dir, config);
+  const shown = relativeToCwd(io.cwd, directory);
+  const { files, skipped } = await walkSite(directory, { stateFolders: stateFolders(io) });
+  if (files.length === 0) throw new ServiceError('file_not_found', [`${shown} has no files to deploy.`, skippedSummary(skipped)].filter((part) => part !== null).join(' '));
+  if (!options.allowNoIndex && !files.some((file) => file.path === 'index.html')) throw new ServiceError('index_missing', noIndexMessage(shown, config));
+  return { shown, files, skipped };
+}
+
+function noIndexMessage(shown: string, config: ServiceConfig | null): string {
+  const framework = config?.framework;
+  const usual = framework === undefined ? null : outputDirectory(framework);
+  const where =
+    framework === 'static'
+      ? 'A static site deploys its own folder (.), with index.html at the top.'
+      : framework === 'next'
+        ? "next writes its static export into out (output: 'export' in next.config, then `npm run build`, or `svc deploy --build`); deploy that folder."
+        : usual !== null
+        ? `${framework} builds the site into ${usual} (\`npm run build\`, or \`svc deploy --build\`); deploy that folder.`
+        : 'Build tools usually write the site into dist (astro, vite) or out (next).';
+  return `${shown} has no index.html at its root, so the site's address would answer 404. ${where} Pass --allow-no-index to deploy it anyway.`;
+}
+
+function relativeToCwd(cwd: string, directory: string): string {
+  const path = relative(cwd, directory);
+  if (path === '') return '.';
+  return path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path) ? directory : path;
 }
 
 async function readConfig(cwd: string): Promise<ServiceConfig | null> {

@@ -1,57 +1,29 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import ignore from 'ignore';
+import { resolve } from 'node:path';
+import type { SiteEntry } from '@svc/protocol/site-files';
+import type { Io } from '../../io.js';
+import { configDir } from '../../credentials/config-dir.js';
 
 /** One file of the site as it will be deployed. */
-export interface SiteFile {
-  /** Relative, `/`-separated. */
-  readonly path: string;
-  /** Where it is on disk. */
-  readonly absolute: string;
+export interface SiteFile extends SiteEntry {
   readonly sha256: string;
-  readonly size: number;
 }
 
 /**
- * Never uploaded, whatever `.svcignore` says (docs/hosting.md): version control, installed
- * dependencies, environment files with secrets, the project's service.json and the CLI's
- * own state.
+ * Folders of svc's own state that may lie inside the site's folder: the CLI's configuration
+ * (`svc login`'s credentials) and `svc serve`'s data folder when set to somewhere there. A
+ * deploy never uploads them (docs/hosting.md#what-is-never-uploaded).
  */
-const alwaysLeftOut = ['.git', 'node_modules', '.env', '.env.*', 'service.json', '.svc', '.svcignore', '.DS_Store'];
+export function stateFolders(io: Io): string[] {
+  const dataDir = io.env['SVC_DATA_DIR'];
+  return [resolve(io.cwd, configDir(io.env)), ...(dataDir === undefined || dataDir === '' ? [] : [resolve(io.cwd, dataDir)])];
+}
 
-/**
- * Every file under `root` that a deploy takes, hashed: symbolic links are followed only
- * when they stay inside `root`; `.svcignore` (gitignore syntax) at the root leaves out
- * more. Nothing is written into `root`.
- */
-export async function siteFiles(root: string): Promise<SiteFile[]> {
-  const rules = ignore().add(alwaysLeftOut);
-  const svcignore = await readFile(join(root, '.svcignore'), 'utf8').catch(() => null);
-  if (svcignore !== null) rules.add(svcignore);
+/** Hashes the files a deploy takes, one after another. */
+export async function hashSiteFiles(entries: readonly SiteEntry[]): Promise<SiteFile[]> {
   const files: SiteFile[] = [];
-  const realRoot = await realpath(root);
-  const inside = async (link: string): Promise<boolean> => {
-    const target = await realpath(link).catch(() => null);
-    return target !== null && (target === realRoot || target.startsWith(`${realRoot}${sep}`));
-  };
-  const walk = async (directory: string): Promise<void> => {
-    const entries = await readdir(directory, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const absolute = join(directory, entry.name);
-      const path = relative(root, absolute).split(sep).join('/');
-      const info = entry.isSymbolicLink() ? await stat(absolute).catch(() => null) : null;
-      const isDirectory = entry.isDirectory() || info?.isDirectory() === true;
-      if (rules.ignores(isDirectory ? `${path}/` : path)) continue;
-      // A link to a file inside the site is followed; links to directories (loops) or outside are not.
-      if (entry.isSymbolicLink() && (info === null || info.isDirectory() || !(await inside(absolute)))) continue;
-      if (isDirectory) await walk(absolute);
-      else if (entry.isFile() || info?.isFile()) files.push({ path, absolute, ...(await hashFile(absolute)) });
-    }
-  };
-  await walk(root);
+  for (const entry of entries) files.push({ ...entry, ...(await hashFile(entry.absolute)) });
   return files;
 }
 

@@ -9,7 +9,13 @@ export interface DeploysPageProps extends ProjectPageBase {
   readonly live: ListDeploysResponse['live'];
   /** The project's environments, from service.json. */
   readonly environments: readonly EnvironmentName[];
+  /** Each environment's hostnames, from service.json. */
+  readonly domains: Partial<Record<EnvironmentName, readonly string[]>>;
+  /** What Roll back would serve on each environment; null where there is nothing to go back to. */
+  readonly rollbackTo: Record<EnvironmentName, string | null>;
   readonly notice?: string;
+  /** An action that failed, said inside the page. */
+  readonly error?: string;
 }
 
 const stateTones: Record<DeployInfo['state'], Tone> = { live: 'ok', uploading: 'warn', superseded: 'neutral', failed: 'bad' };
@@ -27,33 +33,12 @@ export function DeploysPage(props: DeploysPageProps) {
           <p class="lead">What each environment serves, and every deploy, newest first</p>
         </div>
       </div>
+      {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
       {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
-      <div class="grid">
-        {props.environments.map((environment) => {
-          const live = props.deploys.find((deploy) => deploy.id === props.live[environment]);
-          return (
-            <section class="card" key={environment} aria-labelledby={`env-${environment}`}>
-              <h2 id={`env-${environment}`}>{environment}</h2>
-              {props.live[environment] === null ? (
-                <Empty title="Nothing live">
-                  <p>
-                    <code>svc deploy --environment {environment}</code> puts a site here.
-                  </p>
-                </Empty>
-              ) : (
-                <>
-                  <p class="mono small">{props.live[environment]}</p>
-                  {live?.url ? (
-                    <p>
-                      <a href={live.url}>{live.url}</a>
-                    </p>
-                  ) : null}
-                  <PostButton action={`${path}/rollback`} csrf={csrf} label={`Roll back ${environment}`} fields={{ environment }} confirm={`Serve the deploy before this one on ${environment}?`} />
-                </>
-              )}
-            </section>
-          );
-        })}
+      <div class="grid environments">
+        {props.environments.map((environment) => (
+          <EnvironmentCard key={environment} environment={environment} {...props} path={path} />
+        ))}
       </div>
       {props.deploys.length === 0 ? (
         <div class="card">
@@ -66,32 +51,33 @@ export function DeploysPage(props: DeploysPageProps) {
       ) : (
         <section class="card" aria-labelledby="deploys-title">
           <h2 id="deploys-title">All deploys</h2>
-          <DataTable headers={['Deploy', 'Environment', 'State', 'Files', 'Created', '']}>
+          <DataTable headers={['Deploy', 'State', 'Created', '']}>
             {props.deploys.map((deploy) => (
               <tr key={deploy.id}>
-                <td data-label="Deploy">
-                  <span class="mono small">{deploy.id}</span>
-                  <br />
+                <td data-label="Deploy" class="deploy-cell">
+                  <DeployId id={deploy.id} />{' '}
                   <a class="small" href={deploy.previewUrl}>
                     Preview
                   </a>
-                  {deploy.branch ? <span class="muted small">{` · ${deploy.branch}${deploy.commit ? `@${deploy.commit.slice(0, 7)}` : ''}`}</span> : null}
+                  <div class="muted small">
+                    <span class="deploy-environment">{deploy.environment}</span>
+                    {deploy.branch ? <span class="deploy-source">{` · ${deploy.branch}${deploy.commit ? `@${deploy.commit.slice(0, 7)}` : ''}`}</span> : null}
+                    <span class="nowrap">{` · ${deploy.files} ${deploy.files === 1 ? 'file' : 'files'}, ${formatBytes(deploy.bytes)}`}</span>
+                  </div>
                 </td>
-                <td data-label="Environment">{deploy.environment}</td>
                 <td data-label="State">
                   <Badge tone={stateTones[deploy.state]}>{deploy.state === 'live' ? `live on ${deploy.liveIn.join(', ')}` : deploy.state}</Badge>
                   {deploy.error ? <div class="muted small">{deploy.error}</div> : null}
                 </td>
-                <td data-label="Files">
-                  {deploy.files} <span class="muted small">({formatBytes(deploy.bytes)})</span>
-                </td>
                 <td data-label="Created">
-                  <Time at={deploy.createdAt} />
-                  {deploy.createdBy ? <div class="muted small">by {deploy.createdBy}</div> : null}
+                  <span class="nowrap">
+                    <Time at={deploy.createdAt} />
+                  </span>
+                  {deploy.createdBy ? <div class="muted small deploy-source">by {deploy.createdBy}</div> : null}
                 </td>
-                <td data-label="">
+                <td data-label="" class="deploy-actions">
                   {deploy.state === 'live' || deploy.state === 'superseded' ? (
-                    <div class="action-bar start">
+                    <div class="action-bar">
                       {props.environments
                         .filter((environment) => props.live[environment] !== deploy.id)
                         .map((environment) => (
@@ -107,4 +93,96 @@ export function DeploysPage(props: DeploysPageProps) {
       )}
     </Shell>
   );
+}
+
+/** One environment: the deploy it serves, its addresses, and Roll back when there is an earlier deploy. */
+function EnvironmentCard(props: DeploysPageProps & { environment: EnvironmentName; path: string }) {
+  const { environment } = props;
+  const liveId = props.live[environment];
+  const live = props.deploys.find((deploy) => deploy.id === liveId);
+  const target = props.rollbackTo[environment];
+  const hostnames = props.domains[environment] ?? [];
+  return (
+    <section class="card" aria-labelledby={`env-${environment}`}>
+      <h2 id={`env-${environment}`}>{environment}</h2>
+      {liveId === null ? (
+        <Empty title="Nothing live">
+          <p>
+            <code>svc deploy --environment {environment}</code> puts a site here.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <p class="deploy-live">
+            <DeployId id={liveId} />
+            {live ? (
+              <span class="muted small">
+                {live.branch ? <span class="deploy-source">{`${live.branch}${live.commit ? `@${live.commit.slice(0, 7)}` : ''} · `}</span> : null}
+                <span class="nowrap">
+                  <Time at={live.createdAt} />
+                </span>
+              </span>
+            ) : null}
+          </p>
+          {hostnames.length > 0 && live?.url ? (
+            <ul class="hostnames">
+              {hostnames.map((hostname) => (
+                <li key={hostname}>
+                  <a href={siteAddress(live.url!, hostname)}>
+                    <Hostname name={hostname} />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted small">No domain in service.json: the deploy answers at its preview address.</p>
+          )}
+          {target === null ? (
+            <p class="muted small">No earlier deploy to roll back to.</p>
+          ) : (
+            <>
+              <PostButton action={`${props.path}/rollback`} csrf={props.frame.csrfToken} label={`Roll back ${environment}`} fields={{ environment }} confirm={`Serve ${target} on ${environment} again?`} />
+              <p class="muted small rollback-hint">
+                Roll back serves <DeployId id={target} /> again.
+              </p>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A deploy id never breaks across lines: it is copied and compared whole. */
+function DeployId(props: { id: string }) {
+  return <span class="mono deploy-id">{props.id}</span>;
+}
+
+/** A hostname that breaks after a dot (or a hyphen) on a narrow screen, never in the middle of a word. */
+function Hostname(props: { name: string }) {
+  const labels = props.name.split('.');
+  return (
+    <span class="hostname">
+      {labels.map((label, index) =>
+        index < labels.length - 1 ? (
+          <>
+            {label}.<wbr />
+          </>
+        ) : (
+          label
+        ),
+      )}
+    </span>
+  );
+}
+
+/** The site's address for another of the environment's hostnames: the same scheme and port. */
+function siteAddress(url: string, hostname: string): string {
+  try {
+    const address = new URL(url);
+    address.hostname = hostname;
+    return address.origin;
+  } catch {
+    return url;
+  }
 }

@@ -1,0 +1,2 @@
+export * from './skip-rules.js';
+export * from './walk-site.js';
