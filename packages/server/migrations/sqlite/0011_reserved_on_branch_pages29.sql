@@ -1,0 +1,2 @@
+-- Placeholder on the branch pages29 only, so that its 0012 applies in order: number 0011
+-- belongs to a migration of another branch. Drop this file when merging that one first.
