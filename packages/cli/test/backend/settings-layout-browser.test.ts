@@ -173,6 +173,48 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     });
   }
 
+  for (const width of widths) {
+    it(`draws the picked element's box over the screenshot where the element was, at ${width} px`, async () => {
+      const { context, page } = await signedIn(width);
+      try {
+        await page.goto(`${cli.url}${base}/requests`);
+        const image = page.locator('img.shot');
+        await image.scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => (document.querySelector('img.shot') as HTMLImageElement | null)?.complete === true);
+        const picture = (await image.boundingBox())!;
+        const drawn = (await page.locator('svg.shot-box rect').boundingBox())!;
+        // The box's 3 px line is centred on its edges.
+        const outline = { x: drawn.x + 1.5, y: drawn.y + 1.5, width: drawn.width - 3, height: drawn.height - 3 };
+        // The screenshot shows the 1280×720 viewport, scaled to fit the page.
+        const scale = picture.width / 1280;
+        expect(picture.height / picture.width).toBeCloseTo(720 / 1280, 2);
+        for (const [measured, expected] of [
+          [outline.x - picture.x, elementBox.x * scale],
+          [outline.y - picture.y, elementBox.y * scale],
+          [outline.width, elementBox.width * scale],
+          [outline.height, elementBox.height * scale],
+        ] as const) {
+          expect(Math.abs(measured - expected)).toBeLessThanOrEqual(1);
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('shows times relative to now, with the exact time on hover and for machines', async () => {
+    const { context, page } = await signedIn(1280);
+    try {
+      await page.goto(`${cli.url}/settings`);
+      const time = page.locator('main time').first();
+      expect(await time.textContent()).toMatch(/^(just now|\d+ min ago)$/);
+      expect(await time.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      expect(new Date((await time.getAttribute('datetime'))!).getTime()).toBeGreaterThan(Date.now() - 3_600_000);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('has no serious or critical accessibility violation on any of these pages', async () => {
     // bypassCSP only so that axe-core can be injected.
     const { context, page } = await signedIn(390, { bypassCSP: true });

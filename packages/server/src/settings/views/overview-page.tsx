@@ -107,7 +107,7 @@ export function OverviewPage(
                     <HealthBadge health={status.health} />
                     {status.health === 'failing' && status.webhook.failingSince ? (
                       <span class="muted small">
-                        {' since '}
+                        {' · first failed '}
                         <Time at={status.webhook.failingSince} />
                       </span>
                     ) : null}

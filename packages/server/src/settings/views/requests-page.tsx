@@ -153,10 +153,12 @@ function RequestItem(props: { request: RequestInfo; path: string; csrf: string |
                     <ElementOutline request={request} />
                   </span>
                 </a>
-                <a href={`${itemPath}/screenshot?download=1`} download>
-                  Download PNG
-                </a>{' '}
-                <span class="muted small">{formatBytes(request.screenshot.size)}</span>
+                <div>
+                  <a href={`${itemPath}/screenshot?download=1`} download>
+                    Download PNG
+                  </a>{' '}
+                  <span class="muted small">{formatBytes(request.screenshot.size)}</span>
+                </div>
               </Fragment>
             )}
           </dd>
