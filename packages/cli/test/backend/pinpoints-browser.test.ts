@@ -227,6 +227,10 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
       await item.getByLabel('Reply').fill('Which colour exactly?');
       await item.getByRole('button', { name: 'Send reply' }).click();
       await tab.getByText('Reply sent.').waitFor();
+      // The request with a picked element shows the element's box over its screenshot.
+      const pricing = tab.locator('details.item').filter({ hasText: 'The heading should say Pricing' });
+      await pricing.locator('summary').click();
+      expect(await pricing.locator('svg.shot-box rect').count()).toBe(1);
       expect(await seriousAccessibilityViolations(tab)).toEqual([]);
       if (screenshotDir) await tab.screenshot({ path: `${screenshotDir}/settings-requests.png`, fullPage: true });
       await tab.locator('details.item').filter({ hasText: 'Colours look off' }).getByRole('button', { name: 'Resolve' }).click();
