@@ -96,12 +96,15 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
       const environment = count % 3 === 0 ? 'staging' : 'production';
       await deployThroughApi(cli.url, cli.adminToken, { ...target, environment }, { 'index.html': `<!doctype html><title>v${count}</title>` }, { branch: environment === 'staging' ? 'release/2026-q4-relaunch-with-new-navigation' : 'main', commit: `${count}f3c9a1b2d4e6f8091a2b3c4d5e6f7a8b9c0d1e2`.slice(0, 40) });
     }
+    // A second project of the workspace, with nothing in it yet.
+    await createProject(cli, workspace, 'landing-page-for-the-spring-campaign-with-a-rather-long-name');
     await cli.svc(['tokens', 'create', '--name', 'GitHub Actions deploys for the Northwind Traders website relaunch (production and staging)', '--workspace', workspace]);
 
     pages.push(
       { name: 'projects', path: '/settings' },
       { name: 'tokens', path: '/settings/tokens' },
       { name: 'overview', path: base },
+      { name: 'overview-empty', path: `/settings/${workspace}/landing-page-for-the-spring-campaign-with-a-rather-long-name` },
       { name: 'webhooks', path: `${base}/webhooks` },
       { name: 'delivery-log', path: `${base}/webhooks/${webhookId}`, open: 'details.item' },
       { name: 'delete-webhook', path: `${base}/webhooks/${webhookId}/delete` },

@@ -15,7 +15,7 @@ export function ActivityChart(props: { hours: readonly ActivityHour[] }) {
   const { hours } = props;
   const peak = Math.max(0, ...hours.map((hour) => Math.max(hour.submissions, hour.delivered + hour.failedAttempts)));
   const ticks = axisTicks(peak);
-  const top = ticks[ticks.length - 1] ?? 1;
+  const top = Math.max(1, ticks[ticks.length - 1] ?? 0);
   const y = (value: number) => 100 - (value / top) * 100;
   const summary = activitySummary(hours);
   return (
