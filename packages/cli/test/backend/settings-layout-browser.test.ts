@@ -183,7 +183,7 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
         await page.goto(`${cli.url}${base}/requests`);
         const image = page.locator('img.shot');
         await image.scrollIntoViewIfNeeded();
-        await page.waitForFunction(() => (document.querySelector('img.shot') as HTMLImageElement | null)?.complete === true);
+        await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.shot')?.complete === true);
         const picture = (await image.boundingBox())!;
         const drawn = (await page.locator('svg.shot-box rect').boundingBox())!;
         // The box's 3 px line is centred on its edges.

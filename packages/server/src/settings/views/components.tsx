@@ -141,13 +141,13 @@ export function DataTable(props: { headers: readonly string[]; children: Compone
 }
 
 /**
- * A cell of a DataTable. On a phone, where the header row is hidden, `label` is shown beside
- * the value; the row's first cell (its title) and the actions have none.
+ * A cell of a DataTable. On a phone, where the header row is hidden, `label` (`data-label`)
+ * is shown beside the value; the row's first cell (its title) and the actions have none.
  */
 export function Cell(props: { label?: string; class?: string; children: ComponentChildren }) {
   return (
     <td data-label={props.label} class={props.class}>
-      <div class="cell-value">{props.children}</div>
+      {props.children}
     </td>
   );
 }

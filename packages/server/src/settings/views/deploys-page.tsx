@@ -1,6 +1,6 @@
 import type { DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Badge, Breakable, Cell, DataTable, Empty, Notice, PostButton, Time, type Tone } from './components.js';
+import { Badge, DataTable, Empty, Notice, PostButton, Time, type Tone } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -42,12 +42,10 @@ export function DeploysPage(props: DeploysPageProps) {
                 </Empty>
               ) : (
                 <>
-                  <p class="mono small nowrap">{props.live[environment]}</p>
+                  <p class="mono small">{props.live[environment]}</p>
                   {live?.url ? (
                     <p>
-                      <a href={live.url} class="url">
-                        <Breakable text={live.url} />
-                      </a>
+                      <a href={live.url}>{live.url}</a>
                     </p>
                   ) : null}
                   <PostButton action={`${path}/rollback`} csrf={csrf} label={`Roll back ${environment}`} fields={{ environment }} confirm={`Serve the deploy before this one on ${environment}?`} />
@@ -71,40 +69,29 @@ export function DeploysPage(props: DeploysPageProps) {
           <DataTable headers={['Deploy', 'Environment', 'State', 'Files', 'Created', '']}>
             {props.deploys.map((deploy) => (
               <tr key={deploy.id}>
-                <Cell>
-                  <span class="mono small nowrap">{deploy.id}</span>
-                  <div class="small">
-                    <a href={deploy.previewUrl}>Preview</a>
-                    {deploy.branch ? (
-                      <span class="muted url">
-                        {' · '}
-                        <Breakable text={deploy.branch} />
-                        {deploy.commit ? <span class="nowrap">{`@${deploy.commit.slice(0, 7)}`}</span> : null}
-                      </span>
-                    ) : null}
-                  </div>
-                </Cell>
-                <Cell label="Environment">{deploy.environment}</Cell>
-                <Cell label="State">
+                <td data-label="Deploy">
+                  <span class="mono small">{deploy.id}</span>
+                  <br />
+                  <a class="small" href={deploy.previewUrl}>
+                    Preview
+                  </a>
+                  {deploy.branch ? <span class="muted small">{` · ${deploy.branch}${deploy.commit ? `@${deploy.commit.slice(0, 7)}` : ''}`}</span> : null}
+                </td>
+                <td data-label="Environment">{deploy.environment}</td>
+                <td data-label="State">
                   <Badge tone={stateTones[deploy.state]}>{deploy.state === 'live' ? `live on ${deploy.liveIn.join(', ')}` : deploy.state}</Badge>
                   {deploy.error ? <div class="muted small">{deploy.error}</div> : null}
-                </Cell>
-                <Cell label="Files">
-                  <span class="nowrap">
-                    {deploy.files} <span class="muted small">({formatBytes(deploy.bytes)})</span>
-                  </span>
-                </Cell>
-                <Cell label="Created">
+                </td>
+                <td data-label="Files">
+                  {deploy.files} <span class="muted small">({formatBytes(deploy.bytes)})</span>
+                </td>
+                <td data-label="Created">
                   <Time at={deploy.createdAt} />
-                  {deploy.createdBy ? (
-                    <span class="muted small truncate" title={deploy.createdBy}>
-                      by {deploy.createdBy}
-                    </span>
-                  ) : null}
-                </Cell>
-                <td class="actions">
+                  {deploy.createdBy ? <div class="muted small">by {deploy.createdBy}</div> : null}
+                </td>
+                <td data-label="">
                   {deploy.state === 'live' || deploy.state === 'superseded' ? (
-                    <div class="action-bar">
+                    <div class="action-bar start">
                       {props.environments
                         .filter((environment) => props.live[environment] !== deploy.id)
                         .map((environment) => (
