@@ -18,6 +18,8 @@ const longHost = 'staging-preview-environment.northwind-traders-international-ma
 /** A webhook URL of 200 characters, failing: its receiver answers 500 on `/fail…`. */
 const webhookPath = `/fail/integrations/crm/northwind-traders/webhooks/inbound/form-submissions?source=svc&workspace=${workspace}&token=`;
 const widths = [390, 1280] as const;
+/** The page a visitor sent feedback from; its query carries markup, which must stay text. */
+const pageUrl = `https://${longHost}/en-gb/solutions/enterprise/partnerships/request-a-proposal?utm_source=newsletter&utm_medium=email&utm_campaign=2026-q4-relaunch&ref="><b>bold</b>`;
 
 /** A PNG of a page, with a box where the visitor's element was. */
 function screenshotPng(width: number, height: number, box: { x: number; y: number; width: number; height: number }): Buffer {
@@ -80,7 +82,7 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     const key = /data-key="([^"]+)"/.exec((await cli.svc(['pinpoints', 'snippet'], { cwd: directory })).stdout)![1]!;
     const request = new FormData();
     request.set('comment', `The hero image overlaps the navigation on small screens: ${'see-the-attached-screenshot-'.repeat(6)}thanks`);
-    request.set('url', `https://${longHost}/en-gb/solutions/enterprise/partnerships/request-a-proposal?utm_source=newsletter&utm_medium=email&utm_campaign=2026-q4-relaunch`);
+    request.set('url', pageUrl);
     request.set('selector', 'body > div.page-wrapper > main#content > section.hero-banner:nth-of-type(2) > div.container > div.row > div.col-lg-6 > h1.display-heading');
     request.set('environment', 'staging');
     request.set('name', 'Maximiliane Oberhuber-Wittelsbach');
@@ -184,6 +186,11 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
         const image = page.locator('img.shot');
         await image.scrollIntoViewIfNeeded();
         await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.shot')?.complete === true);
+        // The page the visitor was on is a link to it, opened without a referrer, its markup as text.
+        const link = page.locator('dd a[rel="noopener noreferrer"]');
+        expect(await link.getAttribute('href')).toBe(pageUrl);
+        expect(await link.textContent()).toBe(pageUrl);
+        expect(await page.locator('dd b').count()).toBe(0);
         const picture = (await image.boundingBox())!;
         const drawn = (await page.locator('svg.shot-box rect').boundingBox())!;
         // The box's 3 px line is centred on its edges.
