@@ -22,6 +22,8 @@ export function mountPanel(options: PanelOptions): void {
   const host = h('div', { 'data-pinpoints-widget': '' });
   const root = host.attachShadow({ mode: 'open' });
   let selector: string | null = null;
+  /** The element pointed at: its box on the screenshot is measured when the picture is taken. */
+  let picked: Element | null = null;
 
   const launcher = h('button', { type: 'button', class: 'launcher', 'aria-expanded': 'false', 'aria-controls': 'pinpoints-panel' }, 'Feedback');
   const comment = h('textarea', { id: 'pinpoints-comment', name: 'comment', maxlength: String(maxComment), required: true, 'aria-describedby': 'pinpoints-comment-error' });
@@ -114,8 +116,11 @@ export function mountPanel(options: PanelOptions): void {
       hint: (visible) => {
         hint.hidden = !visible;
       },
-    }).then((picked) => {
-      if (picked !== null) selector = picked.selector;
+    }).then((chosen) => {
+      if (chosen !== null) {
+        selector = chosen.selector;
+        picked = chosen.element;
+      }
       showElement();
       panel.hidden = false;
       pointButton.focus();
@@ -123,6 +128,7 @@ export function mountPanel(options: PanelOptions): void {
   });
   clearButton.addEventListener('click', () => {
     selector = null;
+    picked = null;
     showElement();
     pointButton.focus();
   });
@@ -146,6 +152,8 @@ export function mountPanel(options: PanelOptions): void {
       say('Taking a screenshot…');
       let screenshot: Blob | null = null;
       let captureProblem: string | null = null;
+      // Measured just before the picture, in the same frame: the viewport.
+      const box = picked === null ? null : elementBox(picked);
       try {
         screenshot = await options.capture(options.redact, host);
       } catch (error) {
@@ -160,6 +168,7 @@ export function mountPanel(options: PanelOptions): void {
       if (name.value.trim() !== '') body.set('name', name.value.trim());
       if (email.value.trim() !== '') body.set('email', email.value.trim());
       body.set('viewport', `${window.innerWidth}x${window.innerHeight}`);
+      if (box !== null) body.set('elementBox', box);
       if (screenshot !== null) body.set('screenshot', screenshot, 'screenshot.png');
       else body.set('screenshotError', (captureProblem ?? 'unknown').slice(0, 200));
       let sent: SentRequest;
@@ -177,6 +186,7 @@ export function mountPanel(options: PanelOptions): void {
       options.sent.add(sent);
       form.reset();
       selector = null;
+      picked = null;
       showElement();
       say(screenshot === null ? `Thanks! Your feedback was sent, without a screenshot (${captureProblem ?? 'it could not be taken'}).` : 'Thanks! Your feedback was sent.', 'ok');
       void showThreads();
@@ -194,6 +204,18 @@ export function mountPanel(options: PanelOptions): void {
   };
 
   document.body.append(host);
+}
+
+/**
+ * `X,Y,WIDTH,HEIGHT` of an element in CSS pixels of the viewport, the frame of the
+ * screenshot (docs/pinpoints.md); null when it left the page or has no size.
+ */
+function elementBox(element: Element): string | null {
+  if (!element.isConnected) return null;
+  const rect = element.getBoundingClientRect();
+  if (rect.width < 0.5 || rect.height < 0.5) return null;
+  const clamp = (value: number) => Math.max(-999_999, Math.min(999_999, Math.round(value)));
+  return [clamp(rect.left), clamp(rect.top), Math.max(1, clamp(rect.width)), Math.max(1, clamp(rect.height))].join(',');
 }
 
 function threadView(thread: Thread): HTMLElement {

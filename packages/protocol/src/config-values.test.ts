@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './config-values.js';
+import { formatDurationSeconds, parseBoolean, parseCount, parseDuration, parseDurationList, parseSize } from './config-values.js';
 import { formatRateLimit, parseRateLimit } from './rate-limit-text.js';
 
 describe('configuration values', () => {
@@ -10,6 +10,10 @@ describe('configuration values', () => {
     expect(parseDurationList('1s, 2s,4s')).toEqual([1_000, 2_000, 4_000]);
     expect(() => parseDuration('soon')).toThrow(/not a duration/);
     expect(() => parseDurationList('1s,,2s')).toThrow();
+  });
+  it('writes seconds back in the largest unit that divides them, as parseDuration reads them', () => {
+    expect([7_776_000, 43_200, 2_700, 90].map(formatDurationSeconds)).toEqual(['90d', '12h', '45m', '90s']);
+    for (const text of ['90d', '12h', '45m', '30s']) expect(formatDurationSeconds(parseDuration(text) / 1000)).toBe(text);
   });
   it('parses sizes in decimal and binary units', () => {
     expect([parseSize('1048576'), parseSize('1MiB'), parseSize('1mb'), parseSize('512KiB'), parseSize('10 MiB')]).toEqual([1_048_576, 1_048_576, 1_000_000, 524_288, 10_485_760]);

@@ -11,6 +11,12 @@ export function parseDuration(text: string): number {
   return Math.round(value);
 }
 
+/** Seconds as people write them back: `90d`, `12h`, `45m`, `30s` (the largest unit that divides them), what parseDuration() reads. */
+export function formatDurationSeconds(seconds: number): string {
+  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) if (seconds % size === 0) return `${seconds / size}${unit}`;
+  return `${seconds}s`;
+}
+
 /** `1s,2s,4s` → [1000, 2000, 4000]. */
 export function parseDurationList(text: string): number[] {
   const parts = text.split(',').map((part) => part.trim());

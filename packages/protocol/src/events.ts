@@ -79,6 +79,8 @@ export interface RequestInfo {
   email: string | null;
   /** `WIDTHxHEIGHT` of the visitor's viewport in CSS pixels. */
   viewport: string | null;
+  /** Where the element was on the screenshot: its rectangle in CSS pixels of the viewport; null when none. */
+  elementBox: { x: number; y: number; width: number; height: number } | null;
   /** Present only where the project keeps visitor IPs (`pinpoints.storeIp`, default true). */
   ip?: string;
   screenshot: { size: number; contentType: 'image/png'; sha256: string } | null;

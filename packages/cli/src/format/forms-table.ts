@@ -1,4 +1,4 @@
-import { formatRateLimit } from '@svc/protocol';
+import { formatDurationSeconds, formatRateLimit } from '@svc/protocol';
 import type { FormInfo, RateLimit } from '@svc/protocol/api';
 import type { Output } from '../output.js';
 
@@ -24,12 +24,6 @@ export function formSettingsLines(form: FormInfo, defaultRateLimit: RateLimit): 
     `  error URL:     ${form.errorUrl ?? 'none (a page that says what went wrong)'}`,
     `  notify:        ${form.notify.length === 0 ? 'nobody' : form.notify.join(', ')}`,
     `  rate limit:    ${form.rateLimit ? formatRateLimit(form.rateLimit) : `default (${formatRateLimit(defaultRateLimit)})`}`,
-    `  retention:     ${form.retentionSeconds === null ? 'kept until deleted' : `${formatDuration(form.retentionSeconds)}, then removed`}`,
+    `  retention:     ${form.retentionSeconds === null ? 'kept until deleted' : `${formatDurationSeconds(form.retentionSeconds)}, then removed`}`,
   ];
-}
-
-/** `90d`, `12h`, `45m`, `30s`: the largest unit that divides the seconds. */
-function formatDuration(seconds: number): string {
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60]] as const) if (seconds % size === 0) return `${seconds / size}${unit}`;
-  return `${seconds}s`;
 }

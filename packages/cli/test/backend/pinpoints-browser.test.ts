@@ -131,12 +131,17 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
     const [listed] = await listRequests();
     expect(listed).toMatchObject({ status: 'open', environment: 'staging', comment: 'The heading should say Pricing', url: `${siteUrl}/staging`, selector: 'body > main > section > h2', name: 'Grace', email: 'grace@example.com', viewport: '1024x720' });
     expect(listed!.screenshot).toMatchObject({ contentType: 'image/png' });
-    // The element the selector names is the one that was picked.
+    // The element the selector names is the one that was picked, and its box is where it was on the screenshot.
     expect(await page.locator(listed!.selector!).textContent()).toBe('Plans');
+    const heading = await page.locator('section.plans > h2').evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      return { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) };
+    });
+    expect(listed!.elementBox).toEqual(heading);
 
     const [delivery] = await receiver.waitFor(1, (request) => request.headers['x-service-event'] === 'request.created');
     expect(() => verify(delivery!.body, delivery!.headers['x-service-signature'] as string, secret)).not.toThrow();
-    expect(JSON.parse(delivery!.body.toString('utf8'))).toMatchObject({ type: 'request.created', data: { request: { id: listed!.id, selector: 'body > main > section > h2', screenshot: { sha256: listed!.screenshot!.sha256 } } } });
+    expect(JSON.parse(delivery!.body.toString('utf8'))).toMatchObject({ type: 'request.created', data: { request: { id: listed!.id, selector: 'body > main > section > h2', elementBox: heading, screenshot: { sha256: listed!.screenshot!.sha256 } } } });
   });
 
   it('paints over every redacted element in the stored PNG, and leaves the rest of the page as it was', async () => {
@@ -222,6 +227,10 @@ describe.runIf(runs)(`the Pinpoints widget in Chromium on ${backend.name}`, () =
       await item.getByLabel('Reply').fill('Which colour exactly?');
       await item.getByRole('button', { name: 'Send reply' }).click();
       await tab.getByText('Reply sent.').waitFor();
+      // The request with a picked element shows the element's box over its screenshot.
+      const pricing = tab.locator('details.item').filter({ hasText: 'The heading should say Pricing' });
+      await pricing.locator('summary').click();
+      expect(await pricing.locator('svg.shot-box rect').count()).toBe(1);
       expect(await seriousAccessibilityViolations(tab)).toEqual([]);
       if (screenshotDir) await tab.screenshot({ path: `${screenshotDir}/settings-requests.png`, fullPage: true });
       await tab.locator('details.item').filter({ hasText: 'Colours look off' }).getByRole('button', { name: 'Resolve' }).click();
@@ -249,5 +258,6 @@ interface RequestListed {
   replies: { message: string }[];
   comment: string;
   selector: string | null;
+  elementBox: { x: number; y: number; width: number; height: number } | null;
   screenshot: { sha256: string; contentType: string } | null;
 }

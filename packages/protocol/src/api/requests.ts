@@ -14,6 +14,10 @@ export const RequestReplyInfo = Type.Object(
 );
 export type RequestReplyInfo = Static<typeof RequestReplyInfo>;
 
+/** A rectangle in CSS pixels of the visitor's viewport; x and y are negative for an element partly out of view. */
+export const ElementBox = Type.Object({ x: Type.Integer(), y: Type.Integer(), width: Type.Integer({ minimum: 1 }), height: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export type ElementBox = Static<typeof ElementBox>;
+
 export const RequestInfo = Type.Object(
   {
     id: Type.String(),
@@ -25,6 +29,8 @@ export const RequestInfo = Type.Object(
     name: Type.Union([Type.String(), Type.Null()]),
     email: Type.Union([Type.String(), Type.Null()]),
     viewport: Type.Union([Type.String(), Type.Null()]),
+    /** The picked element's rectangle in CSS pixels of the viewport, the screenshot's frame; null when none. */
+    elementBox: Type.Union([ElementBox, Type.Null()]),
     userAgent: Type.Union([Type.String(), Type.Null()]),
     /** Null where the project does not keep visitor IPs (`pinpoints.storeIp: false`). */
     ip: Type.Union([Type.String(), Type.Null()]),

@@ -34,6 +34,9 @@ export function defaultRateLimit(context: OperationContext): RateLimit {
   return { max: context.options.rateLimit.max, windowSeconds: context.options.rateLimit.windowSeconds };
 }
 
+/** A form's own retention: from a minute to ten years (docs/privacy.md). */
+export const formRetentionSeconds = { min: 60, max: 315_360_000 } as const;
+
 export interface FormSettingsChange {
   /** null clears; undefined keeps. */
   readonly successUrl?: string | null;
@@ -117,7 +120,7 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
   }
   if (input.retentionSeconds !== undefined) {
     const value = input.retentionSeconds;
-    if (value !== null && (!Number.isSafeInteger(value) || value < 60 || value > 315_360_000)) errors['retentionSeconds'] = 'must be from 60 seconds to 10 years, or null';
+    if (value !== null && (!Number.isSafeInteger(value) || value < formRetentionSeconds.min || value > formRetentionSeconds.max)) errors['retentionSeconds'] = 'must be from 60 seconds to 10 years, or null';
     else columns.retention_seconds = value;
   }
   const problems = Object.entries(errors);

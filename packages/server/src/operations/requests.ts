@@ -57,6 +57,10 @@ export async function createVisitorRequest(context: OperationContext, input: New
     name: visitor.name,
     email: visitor.email,
     viewport: visitor.viewport,
+    element_x: visitor.elementBox?.x ?? null,
+    element_y: visitor.elementBox?.y ?? null,
+    element_width: visitor.elementBox?.width ?? null,
+    element_height: visitor.elementBox?.height ?? null,
     user_agent: input.userAgent,
     client_ip: input.clientIp,
     screenshot_sha256: visitor.screenshot?.staged.sha256 ?? null,
@@ -237,11 +241,17 @@ function sharedFields(row: RequestRow) {
     name: row.name,
     email: row.email,
     viewport: row.viewport,
+    elementBox: elementBoxOf(row),
     ip: row.client_ip,
     screenshot: screenshotInfo(row),
     screenshotError: row.screenshot_error,
     createdAt: isoTime(row.created_at),
   };
+}
+
+function elementBoxOf(row: RequestRow): EventRequest['elementBox'] {
+  const { element_x: x, element_y: y, element_width: width, element_height: height } = row;
+  return x === null || y === null || width === null || height === null ? null : { x, y, width, height };
 }
 
 function screenshotInfo(row: RequestRow): EventRequest['screenshot'] {

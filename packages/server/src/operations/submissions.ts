@@ -1,6 +1,6 @@
 import { submissionPageSize } from '@svc/protocol';
 import type { ListSubmissionsResponse, SubmissionState } from '@svc/protocol/api';
-import { pageSubmissionsNewestFirst } from '../store/queries/submissions.js';
+import { countSubmissions, pageSubmissionsNewestFirst } from '../store/queries/submissions.js';
 import type { OperationContext, Principal } from './context.js';
 import { formInScope, type FormInput } from './forms.js';
 import { submissionCursors } from './listing-cursor.js';
@@ -27,4 +27,10 @@ export async function listSubmissions(context: OperationContext, principal: Prin
     submissions: page.map(toSubmissionInfo),
     nextCursor: rows.length > limit && last ? submissionCursors[input.state].encode(last.id) : null,
   };
+}
+
+/** How many submissions a form holds in its inbox and its spam (the form page's tabs). */
+export async function countFormSubmissions(context: OperationContext, principal: Principal, input: FormInput): Promise<Record<SubmissionState, number>> {
+  const { form } = await formInScope(context.store.db, principal, input);
+  return countSubmissions(context.store.db, form.id);
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
+import type { ElementBox } from '@svc/protocol/api';
 import { unstorableFieldErrors } from '../forms/field-checks.js';
 import type { FormLimits } from '../forms/limits.js';
 import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
@@ -38,6 +39,8 @@ export interface VisitorRequest {
   readonly name: string | null;
   readonly email: string | null;
   readonly viewport: string | null;
+  /** The picked element's rectangle in CSS pixels of the viewport. */
+  readonly elementBox: ElementBox | null;
   readonly screenshotError: string | null;
   readonly screenshot: StagedUpload | null;
 }
@@ -85,6 +88,9 @@ export async function readVisitorRequest(request: FastifyRequest, files: FileSto
   if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors['email'] = 'must be an email address';
   const viewport = text('viewport', 11);
   if (viewport !== null && !/^\d{1,5}x\d{1,5}$/.test(viewport)) errors['viewport'] = 'must be WIDTHxHEIGHT in pixels';
+  const elementBox = parseElementBox(text('elementBox', 30));
+  if (elementBox === 'invalid') errors['elementBox'] = 'must be X,Y,WIDTH,HEIGHT in whole pixels, width and height at least 1';
+  else if (elementBox !== null && viewport === null && errors['viewport'] === undefined) errors['elementBox'] = 'needs the viewport it was measured in';
   const result = {
     comment: comment ?? '',
     url: url ?? '',
@@ -93,6 +99,7 @@ export async function readVisitorRequest(request: FastifyRequest, files: FileSto
     name: text('name', requestLimits.nameChars),
     email,
     viewport,
+    elementBox: elementBox === 'invalid' ? null : elementBox,
     screenshotError: text('screenshotError', requestLimits.screenshotErrorChars),
   };
 
@@ -104,6 +111,15 @@ export async function readVisitorRequest(request: FastifyRequest, files: FileSto
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
   return { ...result, screenshot: upload ?? null, screenshotError: upload === undefined ? result.screenshotError : null };
+}
+
+/** `X,Y,WIDTH,HEIGHT` (the widget rounds to whole pixels); null when not sent. */
+function parseElementBox(value: string | null): ElementBox | 'invalid' | null {
+  if (value === null) return null;
+  const match = /^(-?\d{1,6}),(-?\d{1,6}),(\d{1,6}),(\d{1,6})$/.exec(value);
+  if (!match) return 'invalid';
+  const [x, y, width, height] = match.slice(1).map(Number) as [number, number, number, number];
+  return width >= 1 && height >= 1 ? { x, y, width, height } : 'invalid';
 }
 
 function isPageUrl(value: string): boolean {

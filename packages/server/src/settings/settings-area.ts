@@ -47,6 +47,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
     frame: (request) => ({
       cssPath: assets.css.path,
       jsPath: assets.js.path,
+      now: context.now(),
       ...(request.session ? { csrfToken: request.session.csrfToken, admin: request.session.principal.workspaceId === null } : {}),
     }),
     session: (request) => {

@@ -1,3 +1,5 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+
 /**
  * Every difference between the backends, in one table (pg-boss's "attorney"): shared
  * queries ask these questions instead of testing the dialect by name.
@@ -13,6 +15,11 @@ export interface BackendCapabilities {
    * transactions run one at a time, which is stronger.
    */
   readonly rowLocks: boolean;
+  /**
+   * Whether a top-level field of a JSON document kept as text is JSON `true` (never null:
+   * false when the field is absent or anything else).
+   */
+  readonly jsonFieldIsTrue: (column: string, key: string) => RawBuilder<SqlBool>;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
@@ -20,6 +27,7 @@ export const sqliteCapabilities: BackendCapabilities = {
   skipLocked: false,
   writeConcurrency: 1,
   rowLocks: false,
+  jsonFieldIsTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${sql.lit(`$.${key}`)}) IS 'true')`,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
@@ -27,4 +35,5 @@ export const postgresCapabilities: BackendCapabilities = {
   skipLocked: true,
   writeConcurrency: 4,
   rowLocks: true,
+  jsonFieldIsTrue: (column, key) => sql<SqlBool>`coalesce((${sql.ref(column)}::json -> ${sql.lit(key)})::text = 'true', false)`,
 };

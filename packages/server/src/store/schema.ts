@@ -222,6 +222,14 @@ export interface RequestsTable {
   email: string | null;
   /** `WIDTHxHEIGHT` in CSS pixels, as the widget saw it. */
   viewport: string | null;
+  /**
+   * The picked element's rectangle in CSS pixels of the viewport (the screenshot's frame);
+   * all null when there is none (migration 0012).
+   */
+  element_x: Generated<number | null>;
+  element_y: Generated<number | null>;
+  element_width: Generated<number | null>;
+  element_height: Generated<number | null>;
   user_agent: string | null;
   /** Null when the project's `pinpoints.storeIp` is false. */
   client_ip: string | null;

@@ -76,6 +76,7 @@ function request(now: number, createdAt: string, replied: boolean): EventDataMap
       name: null,
       email: null,
       viewport: '1280x720',
+      elementBox: { x: 40, y: 312, width: 640, height: 36 },
       screenshot: null,
       screenshotError: null,
       createdAt,

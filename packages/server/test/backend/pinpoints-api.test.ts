@@ -108,6 +108,23 @@ describe.runIf(backend.available)(`the Pinpoints widget API on ${backend.name}`,
     expect(await rows(project)).toEqual([]);
   });
 
+  it("keeps the picked element's box with the viewport it was measured in, in the inbox and the event; refuses one out of shape or without a viewport", async () => {
+    const project = await createWidgetProject(suite.store);
+    const kept = await send(project, { ...sample, environment: 'staging', elementBox: '-12,340,600,48' });
+    expect(kept.status).toBe(200);
+    const [row] = await rows(project);
+    expect(row).toMatchObject({ viewport: '1280x720', element_x: -12, element_y: 340, element_width: 600, element_height: 48 });
+    const [event] = await events(project);
+    expect(JSON.parse(event!.payload)).toMatchObject({ data: { request: { viewport: '1280x720', elementBox: { x: -12, y: 340, width: 600, height: 48 } } } });
+
+    const { viewport: _viewport, ...withoutViewport } = sample;
+    const alone = await send(project, { ...withoutViewport, environment: 'staging', elementBox: '0,0,10,10' });
+    expect([alone.status, (alone.body as { errors: Record<string, string> }).errors]).toEqual([422, { elementBox: 'needs the viewport it was measured in' }]);
+    const empty = await send(project, { ...sample, environment: 'staging', elementBox: '4,4,0,10' });
+    expect((empty.body as { errors: Record<string, string> }).errors).toEqual({ elementBox: 'must be X,Y,WIDTH,HEIGHT in whole pixels, width and height at least 1' });
+    expect(await rows(project)).toHaveLength(1);
+  });
+
   it('limits each visitor like the form endpoint: 429 with retry-after and RateLimit headers', async () => {
     const project = await createWidgetProject(suite.store);
     const fields = { ...sample, environment: 'staging' };

@@ -104,7 +104,8 @@ export async function screenshot(context: ContextOf<typeof requestsScreenshot>):
 function describeRequest(request: RequestInfo): string {
   const lines = [`${request.id} (${request.status}) from ${request.environment}, sent ${request.createdAt}`, ''];
   lines.push(`Page:     ${printable(request.url)}`);
-  if (request.selector !== null) lines.push(`Element:  ${printable(request.selector)}`);
+  const box = request.elementBox;
+  if (request.selector !== null) lines.push(`Element:  ${printable(request.selector)}${box === null ? '' : ` (at ${box.x},${box.y}, ${box.width}×${box.height} px of the screenshot)`}`);
   const reporter = [request.name, request.email === null ? null : `<${request.email}>`].filter((part) => part !== null).join(' ');
   if (reporter !== '') lines.push(`From:     ${printable(reporter)}`);
   if (request.viewport !== null) lines.push(`Viewport: ${request.viewport}`);

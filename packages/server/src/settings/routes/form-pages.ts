@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseRateLimit, ServiceError } from '@svc/protocol';
+import { parseDuration, parseRateLimit, ServiceError } from '@svc/protocol';
 import { ndjsonContentType, SubmissionCsv, type RateLimit } from '@svc/protocol/api';
-import { notificationsConfigured, updateFormSettings } from '../../operations/forms.js';
+import { formRetentionSeconds, notificationsConfigured, updateFormSettings } from '../../operations/forms.js';
 import { deleteSubmission, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
 import { exportSubmissions } from '../../operations/submission-export.js';
 import { openSubmissionFile } from '../../operations/submission-files.js';
-import { listSubmissions } from '../../operations/submissions.js';
+import { countFormSubmissions, listSubmissions } from '../../operations/submissions.js';
 import { attachmentDisposition, sendAttachment } from '../../http/attachment.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
@@ -41,6 +41,20 @@ function rateLimitOf(text: string): RateLimit | null {
   }
 }
 
+/** The retention field: empty keeps submissions until deleted, else a duration such as `90d`. */
+function retentionOf(text: string): number | null {
+  if (text === '') return null;
+  const refuse = (problem: string) => new ServiceError('validation_failed', `retention ${problem}`, { errors: { retention: problem } });
+  let seconds: number;
+  try {
+    seconds = Math.round(parseDuration(text) / 1000);
+  } catch (error) {
+    throw refuse((error as Error).message);
+  }
+  if (seconds < formRetentionSeconds.min || seconds > formRetentionSeconds.max) throw refuse('must be from 1m to 3650d; leave it empty to keep submissions until they are deleted');
+  return seconds;
+}
+
 const stateOf = (value: unknown): 'inbox' | 'spam' => (value === 'spam' ? 'spam' : 'inbox');
 
 /** A form's submissions, their files, and exports (docs/settings.md). */
@@ -63,12 +77,12 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
     if (!form) throw new ServiceError('not_found', `no form "${params.slug}"`);
     const state = stateOf(query.state);
     const cursor = query.cursor ? query.cursor : undefined;
-    const page = await listSubmissions(context, principal, { ...params, state, limit: 25, cursor });
+    const [page, counts] = await Promise.all([listSubmissions(context, principal, { ...params, state, limit: 25, cursor }), countFormSubmissions(context, principal, params)]);
     const notice = query.done === undefined ? undefined : notices[query.done];
     return sendPage(
       reply,
       status,
-      SubmissionsPage({ ...base, form, state, submissions: page.submissions, nextCursor: page.nextCursor, cursor, canNotify: notificationsConfigured(context), ...(notice ? { notice } : {}), ...extra }),
+      SubmissionsPage({ ...base, form, state, counts, submissions: page.submissions, nextCursor: page.nextCursor, cursor, canNotify: notificationsConfigured(context), ...(notice ? { notice } : {}), ...extra }),
     );
   };
 
@@ -82,6 +96,7 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
       errorUrl: field(request.body, 'errorUrl'),
       notify: field(request.body, 'notify'),
       rateLimit: field(request.body, 'rateLimit'),
+      retention: field(request.body, 'retention'),
     };
     try {
       await updateFormSettings(context, principalOf(request), {
@@ -90,6 +105,7 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
         errorUrl: values.errorUrl === '' ? null : values.errorUrl,
         notify: values.notify.split(',').map((address) => address.trim()).filter((address) => address !== ''),
         rateLimit: rateLimitOf(values.rateLimit),
+        retentionSeconds: retentionOf(values.retention),
       });
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== 'validation_failed') throw error;

@@ -1,4 +1,9 @@
-import type { ComponentChildren } from 'preact';
+import { createContext, Fragment, type ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
+import { exactTime, relativeTime } from './time-text.js';
+
+/** The moment the page is rendered: times are shown relative to it (set by the Shell). */
+export const RenderedAt = createContext<number | null>(null);
 
 export function Csrf(props: { token: string | undefined }) {
   return <input type="hidden" name="_csrf" value={props.token ?? ''} />;
@@ -59,12 +64,47 @@ export function SecretOnce(props: { id: string; title: string; value: string; ch
   );
 }
 
-/** A time as text for people, in UTC, with the exact ISO value in the `datetime`. */
+/**
+ * A time for people: relative to the page's moment ("5 min ago"), the exact time in UTC on
+ * hover (`title`) and for machines and assistive technology (`datetime`).
+ */
 export function Time(props: { at: string | number | null; empty?: string }) {
+  const now = useContext(RenderedAt) ?? Date.now();
   if (props.at === null) return <span class="muted">{props.empty ?? '—'}</span>;
-  const date = new Date(props.at);
-  const text = date.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
-  return <time datetime={date.toISOString()}>{text}</time>;
+  const at = new Date(props.at).getTime();
+  return (
+    <time class="nowrap" datetime={new Date(at).toISOString()} title={exactTime(at)}>
+      {relativeTime(at, now)}
+    </time>
+  );
+}
+
+/**
+ * Text that may hold URLs, hostnames, email addresses, selectors or ids longer than the
+ * line: within a run of over 20 characters without a space, it may wrap after `/`, `.`,
+ * `?`, `&`, `=`, `@`, `_`, `,` and `>` (and anywhere only where a part alone is wider than
+ * the line, by the `url` class), never in the middle of a word when it can help it.
+ */
+export function Breakable(props: { text: string }) {
+  const runs = props.text.split(/(\s+)/);
+  return (
+    <>
+      {runs.map((run, runIndex) =>
+        run.length <= 20 ? (
+          run
+        ) : (
+          <Fragment key={runIndex}>
+            {run.split(/(?<=[/.?&=@_,>])/).map((part, index) => (
+              <Fragment key={index}>
+                {index > 0 ? <wbr /> : null}
+                {part}
+              </Fragment>
+            ))}
+          </Fragment>
+        ),
+      )}
+    </>
+  );
 }
 
 export function Pager(props: { next: string | null; first: string | null; label: string }) {
@@ -77,7 +117,10 @@ export function Pager(props: { next: string | null; first: string | null; label:
   );
 }
 
-/** A table that stacks into cards on a phone; a header of '' is an actions column (named for screen readers). */
+/**
+ * A table that stacks into cards on a phone; a header of '' is an actions column (named for
+ * screen readers). Its cells are `Cell`s, which keep their column's name on a phone.
+ */
 export function DataTable(props: { headers: readonly string[]; children: ComponentChildren }) {
   return (
     <div class="table-wrap">
@@ -94,5 +137,17 @@ export function DataTable(props: { headers: readonly string[]; children: Compone
         <tbody>{props.children}</tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A cell of a DataTable. On a phone, where the header row is hidden, `label` (`data-label`)
+ * is shown beside the value; the row's first cell (its title) and the actions have none.
+ */
+export function Cell(props: { label?: string; class?: string; children: ComponentChildren }) {
+  return (
+    <td data-label={props.label} class={props.class}>
+      {props.children}
+    </td>
   );
 }

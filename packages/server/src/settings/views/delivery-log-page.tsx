@@ -1,6 +1,6 @@
 import { eventTypes } from '@svc/protocol';
 import type { DeliveryLog, LoggedDelivery } from '../../operations/delivery-log.js';
-import { Badge, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 import { answerText, DeliveryStatusBadge } from './webhook-parts.js';
@@ -29,7 +29,7 @@ export function DeliveryLogPage(props: ProjectPageBase & { log: DeliveryLog; fil
         <div>
           <h1>Delivery log</h1>
           <p class="lead url">
-            {log.webhook.url} {log.webhook.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="warn">Disabled</Badge>}
+            <Breakable text={log.webhook.url} /> {log.webhook.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="warn">Disabled</Badge>}
           </p>
         </div>
         <a class="button" href={`${base}/webhooks`}>

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { RenderedAt } from './components.js';
 
 /** What every page needs from the request: asset URLs, the signed-in principal's CSRF token. */
 export interface PageFrame {
@@ -8,6 +9,8 @@ export interface PageFrame {
   readonly csrfToken?: string;
   /** Admin sessions see the Tokens page in the top bar. */
   readonly admin?: boolean;
+  /** When the page is rendered (epoch ms): times read relative to it. */
+  readonly now: number;
 }
 
 export interface Crumb {
@@ -27,7 +30,9 @@ export function Document(props: { frame: PageFrame; title: string; children: Com
         <link rel="stylesheet" href={props.frame.cssPath} />
         <script src={props.frame.jsPath} defer />
       </head>
-      <body>{props.children}</body>
+      <body>
+        <RenderedAt.Provider value={props.frame.now}>{props.children}</RenderedAt.Provider>
+      </body>
     </html>
   );
 }

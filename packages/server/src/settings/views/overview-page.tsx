@@ -1,10 +1,10 @@
 import type { FormInfo, ListDeploysResponse, RequestCounts } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
-import type { ActivityHour } from '../../operations/activity.js';
+import { activityTotals, type ActivityHour } from '../../operations/activity.js';
 import type { UploadUsage } from '../../operations/upload-usage.js';
 import type { WebhookStatus } from '../../operations/webhook-health.js';
 import { ActivityChart } from './activity-chart.js';
-import { Empty } from './components.js';
+import { Breakable, Empty, Time } from './components.js';
 import { HealthBadge } from './webhook-parts.js';
 import { ProjectNav, Shell, type PageFrame } from './layout.js';
 
@@ -26,12 +26,8 @@ export function OverviewPage(
   props: ProjectPageBase & { webhooks: readonly WebhookStatus[]; activity: readonly ActivityHour[]; requests: RequestCounts; live: ListDeploysResponse['live']; uploads: UploadUsage },
 ) {
   const base = projectPath(props.workspace, props.project);
-  const totals = props.activity.reduce((sum, hour) => ({ submissions: sum.submissions + hour.submissions, spam: sum.spam + hour.spam, delivered: sum.delivered + hour.delivered, failed: sum.failed + hour.failed }), {
-    submissions: 0,
-    spam: 0,
-    delivered: 0,
-    failed: 0,
-  });
+  const totals = activityTotals(props.activity);
+  const failing = props.webhooks.filter((status) => status.health === 'failing');
   return (
     <Shell frame={props.frame} title={`${props.project} · Overview`} crumbs={projectCrumbs(props.workspace, props.project)} nav={<ProjectNav base={base} current="overview" forms={props.forms} />}>
       <div class="page-head">
@@ -50,9 +46,14 @@ export function OverviewPage(
           <span class="value">{totals.delivered}</span>
           <span class="label">Webhook deliveries succeeded</span>
         </div>
-        <div class="card stat">
-          <span class="value">{totals.failed}</span>
-          <span class="label">Webhook deliveries failed</span>
+        <div class={totals.failedAttempts > 0 || failing.length > 0 ? 'card stat bad' : 'card stat'}>
+          <span class="value">{totals.failedAttempts}</span>
+          <span class="label">Delivery attempts failed</span>
+          {failing.length === 0 ? (
+            <span class="label">No webhook failing now</span>
+          ) : (
+            <a class="label" href={`${base}/webhooks`}>{`${failing.length} ${failing.length === 1 ? 'webhook' : 'webhooks'} failing now`}</a>
+          )}
         </div>
         <div class="card stat">
           <span class="value">{formatBytes(props.uploads.bytes)}</span>
@@ -73,10 +74,13 @@ export function OverviewPage(
               </p>
             </Empty>
           ) : (
-            <ul>
+            <ul class="plain">
               {props.forms.map((form) => (
                 <li key={form.slug}>
-                  <a href={`${base}/forms/${encodeURIComponent(form.slug)}`}>{form.name ?? form.slug}</a> <span class="muted small mono">{form.slug}</span>
+                  <a href={`${base}/forms/${encodeURIComponent(form.slug)}`}>{form.name ?? form.slug}</a>
+                  <div class="muted small mono url">
+                    <Breakable text={form.slug} />
+                  </div>
                 </li>
               ))}
             </ul>
@@ -93,13 +97,21 @@ export function OverviewPage(
               </p>
             </Empty>
           ) : (
-            <ul>
+            <ul class="plain">
               {props.webhooks.map((status) => (
                 <li key={status.webhook.id}>
                   <a href={`${base}/webhooks/${encodeURIComponent(status.webhook.id)}`} class="url">
-                    {status.webhook.url}
-                  </a>{' '}
-                  <HealthBadge health={status.health} />
+                    <Breakable text={status.webhook.url} />
+                  </a>
+                  <div>
+                    <HealthBadge health={status.health} />
+                    {status.health === 'failing' && status.webhook.failingSince ? (
+                      <span class="muted small">
+                        {' · first failed '}
+                        <Time at={status.webhook.failingSince} />
+                      </span>
+                    ) : null}
+                  </div>
                 </li>
               ))}
             </ul>
@@ -133,12 +145,13 @@ export function OverviewPage(
               </p>
             </Empty>
           ) : (
-            <ul>
+            <ul class="plain">
               {Object.entries(props.live)
                 .filter(([, id]) => id !== null)
                 .map(([environment, id]) => (
                   <li key={environment}>
-                    {environment}: <span class="mono small">{id}</span>
+                    {environment}
+                    <div class="mono small nowrap">{id}</div>
                   </li>
                 ))}
             </ul>

@@ -1,5 +1,5 @@
 import type { ProjectSummary } from '@svc/protocol/api';
-import { DataTable, Empty, Time } from './components.js';
+import { Cell, DataTable, Empty, Time } from './components.js';
 import { Shell, type PageFrame } from './layout.js';
 
 export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[] }) {
@@ -28,13 +28,13 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
             <DataTable headers={['Project', 'Framework', 'Updated']}>
               {projects.map((project) => (
                 <tr key={project.project}>
-                  <td>
+                  <Cell>
                     <a href={`/settings/${encodeURIComponent(workspace)}/${encodeURIComponent(project.project)}`}>{project.project}</a>
-                  </td>
-                  <td>{project.framework}</td>
-                  <td>
+                  </Cell>
+                  <Cell label="Framework">{project.framework}</Cell>
+                  <Cell label="Updated">
                     <Time at={project.updatedAt} />
-                  </td>
+                  </Cell>
                 </tr>
               ))}
             </DataTable>

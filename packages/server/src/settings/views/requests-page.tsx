@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import type { PinpointsResponse, RequestCounts, RequestInfo } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Badge, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { elementPlacement } from './element-placement.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -79,6 +80,26 @@ export function RequestsPage(props: RequestsPageProps) {
   );
 }
 
+/**
+ * The picked element's box drawn over the screenshot. The screenshot shows exactly the
+ * viewport, so the box is placed in percent of the viewport and scales with the image;
+ * SVG attributes, not inline styles, which the Content-Security-Policy refuses.
+ */
+function ElementOutline(props: { request: RequestInfo }) {
+  const place = elementPlacement(props.request);
+  if (place === null) return null;
+  const percent = (value: number) => `${(value * 100).toFixed(3)}%`;
+  return (
+    <svg class="shot-box" aria-hidden="true" focusable="false">
+      <rect x={percent(place.left)} y={percent(place.top)} width={percent(place.width)} height={percent(place.height)} />
+    </svg>
+  );
+}
+
+function isWebUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
 function RequestItem(props: { request: RequestInfo; path: string; csrf: string | undefined; open: boolean }) {
   const { request } = props;
   const itemPath = `${props.path}/${encodeURIComponent(request.id)}`;
@@ -89,7 +110,9 @@ function RequestItem(props: { request: RequestInfo; path: string; csrf: string |
       <summary>
         <span class="summary-main">
           <Time at={request.createdAt} />
-          <span class="small">{excerpt}</span>
+          <span class="small">
+            <Breakable text={excerpt} />
+          </span>
         </span>
         <span>
           <Badge tone="neutral">{request.environment}</Badge>{' '}
@@ -99,13 +122,23 @@ function RequestItem(props: { request: RequestInfo; path: string; csrf: string |
       <div class="item-body">
         <dl class="fields">
           <dt>Comment</dt>
-          <dd>{request.comment}</dd>
+          <dd>
+            <Breakable text={request.comment} />
+          </dd>
           <dt>Page</dt>
-          <dd class="url">{request.url}</dd>
+          <dd class="url">
+            {isWebUrl(request.url) ? (
+              <a href={request.url} rel="noopener noreferrer">
+                <Breakable text={request.url} />
+              </a>
+            ) : (
+              <Breakable text={request.url} />
+            )}
+          </dd>
           <dt>Element</dt>
-          <dd class="mono small">{request.selector ?? '—'}</dd>
+          <dd class="mono small url">{request.selector === null ? '—' : <Breakable text={request.selector} />}</dd>
           <dt>From</dt>
-          <dd>{reporter === '' ? <span class="muted">anonymous</span> : reporter}</dd>
+          <dd class="url">{reporter === '' ? <span class="muted">anonymous</span> : <Breakable text={reporter} />}</dd>
           <dt>Viewport</dt>
           <dd>{request.viewport ?? '—'}</dd>
           <dt>Screenshot</dt>
@@ -115,12 +148,17 @@ function RequestItem(props: { request: RequestInfo; path: string; csrf: string |
             ) : (
               <Fragment>
                 <a href={`${itemPath}/screenshot`} class="shot-link">
-                  <img class="shot" src={`${itemPath}/screenshot`} alt={`Screenshot of ${request.url} as the visitor saw it, redacted`} loading="lazy" />
+                  <span class="shot-frame">
+                    <img class="shot" src={`${itemPath}/screenshot`} alt={`Screenshot of ${request.url} as the visitor saw it, redacted`} loading="lazy" />
+                    <ElementOutline request={request} />
+                  </span>
                 </a>
-                <a href={`${itemPath}/screenshot?download=1`} download>
-                  Download PNG
-                </a>{' '}
-                <span class="muted small">{formatBytes(request.screenshot.size)}</span>
+                <div>
+                  <a href={`${itemPath}/screenshot?download=1`} download>
+                    Download PNG
+                  </a>{' '}
+                  <span class="muted small">{formatBytes(request.screenshot.size)}</span>
+                </div>
               </Fragment>
             )}
           </dd>

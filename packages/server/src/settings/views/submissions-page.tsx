@@ -1,8 +1,8 @@
 import { Fragment } from 'preact';
-import { formatRateLimit } from '@svc/protocol';
+import { formatDurationSeconds, formatRateLimit } from '@svc/protocol';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -12,11 +12,14 @@ export interface FormSettingsValues {
   readonly errorUrl: string;
   readonly notify: string;
   readonly rateLimit: string;
+  readonly retention: string;
 }
 
 export interface SubmissionsPageProps extends ProjectPageBase {
   readonly form: FormInfo;
   readonly state: 'inbox' | 'spam';
+  /** How many submissions each tab holds. */
+  readonly counts: Readonly<Record<'inbox' | 'spam', number>>;
   readonly submissions: readonly SubmissionInfo[];
   readonly nextCursor: string | null;
   readonly cursor: string | undefined;
@@ -32,7 +35,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
   const path = `${base}/forms/${encodeURIComponent(props.form.slug)}`;
   const tab = (state: 'inbox' | 'spam', label: string) => (
     <a href={state === 'inbox' ? path : `${path}?state=spam`} aria-current={props.state === state ? 'page' : undefined}>
-      {label}
+      {label} <span class="muted small">{props.counts[state]}</span>
     </a>
   );
   const pageUrl = (cursor: string | null) => {
@@ -105,7 +108,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
   );
 }
 
-/** Where browsers go after a post, who is emailed, and the rate limit (`svc forms set`). */
+/** Where browsers go after a post, who is emailed, the rate limit and how long submissions are kept (`svc forms set`). */
 function FormSettings(props: { form: FormInfo; path: string; csrf: string | undefined; canNotify: boolean; error: string | undefined; values: FormSettingsValues | undefined }) {
   const { form } = props;
   const values = props.values ?? {
@@ -113,6 +116,7 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
     errorUrl: form.errorUrl ?? '',
     notify: form.notify.join(', '),
     rateLimit: form.rateLimit ? formatRateLimit(form.rateLimit) : '',
+    retention: form.retentionSeconds === null ? '' : formatDurationSeconds(form.retentionSeconds),
   };
   return (
     <section class="card" aria-labelledby="settings-title">
@@ -144,6 +148,13 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
           <input id="rate-limit" name="rateLimit" type="text" value={values.rateLimit} placeholder="the server default" aria-describedby="rate-limit-hint" />
           <p id="rate-limit-hint" class="hint">
             Submissions per visitor, as requests/window, e.g. <code>10/1m</code>. Empty: the server default.
+          </p>
+        </div>
+        <div class="field">
+          <label for="retention">Retention</label>
+          <input id="retention" name="retention" type="text" value={values.retention} placeholder="kept until deleted" aria-describedby="retention-hint" spellcheck={false} />
+          <p id="retention-hint" class="hint">
+            Submissions older than this are removed with their files, in the background, e.g. <code>90d</code> or <code>12h</code>. Empty: kept until deleted.
           </p>
         </div>
         <div>
@@ -194,7 +205,9 @@ function SubmissionItem(props: { submission: SubmissionInfo; path: string; csrf:
       <summary>
         <span class="summary-main">
           <Time at={submission.createdAt} />
-          <span class="muted small">{preview.length > 120 ? `${preview.slice(0, 120)}…` : preview}</span>
+          <span class="muted small">
+            <Breakable text={preview.length > 120 ? `${preview.slice(0, 120)}…` : preview} />
+          </span>
         </span>
         <span class="muted small">{submission.files.length > 0 ? `${submission.files.length} ${submission.files.length === 1 ? 'file' : 'files'}` : ''}</span>
       </summary>
@@ -202,8 +215,12 @@ function SubmissionItem(props: { submission: SubmissionInfo; path: string; csrf:
         <dl class="fields">
           {entries.map(([name, value]) => (
             <Fragment key={`n-${name}`}>
-              <dt>{name}</dt>
-              <dd>{fieldText(value)}</dd>
+              <dt>
+                <Breakable text={name} />
+              </dt>
+              <dd>
+                <Breakable text={fieldText(value)} />
+              </dd>
             </Fragment>
           ))}
           {submission.files.map((file, index) => (

@@ -1,5 +1,5 @@
 import type { TokenInfo } from '@svc/protocol/api';
-import { Badge, DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
+import { Badge, Cell, DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
 import { Shell, type PageFrame } from './layout.js';
 
 export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo[]; created?: { name: string; secret: string }; notice?: string; error?: string }) {
@@ -31,17 +31,17 @@ export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo
           <DataTable headers={['Name', 'Scope', 'Created', 'Last used', '']}>
             {props.tokens.map((token) => (
               <tr key={token.id}>
-                <td>
+                <Cell>
                   {token.name}
-                  <div class="muted small mono">{token.id}</div>
-                </td>
-                <td>{token.workspace === null ? <Badge tone="warn">Admin</Badge> : <span>Workspace {token.workspace}</span>}</td>
-                <td class="small">
+                  <div class="muted small mono nowrap">{token.id}</div>
+                </Cell>
+                <Cell label="Scope">{token.workspace === null ? <Badge tone="warn">Admin</Badge> : <span>Workspace {token.workspace}</span>}</Cell>
+                <Cell label="Created" class="small">
                   <Time at={token.createdAt} />
-                </td>
-                <td class="small">
+                </Cell>
+                <Cell label="Last used" class="small">
                   <Time at={token.lastUsedAt} empty="Never" />
-                </td>
+                </Cell>
                 <td class="actions">
                   {token.revokedAt === null ? (
                     <PostButton action={`/settings/tokens/${encodeURIComponent(token.id)}/revoke`} csrf={csrf} label="Revoke" kind="danger" confirm={`Revoke "${token.name}"? Everything using it stops working at once.`} />

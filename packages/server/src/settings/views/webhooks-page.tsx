@@ -1,5 +1,5 @@
 import type { WebhookStatus } from '../../operations/webhook-health.js';
-import { DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
+import { Breakable, Cell, DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 import { answerText, HealthBadge } from './webhook-parts.js';
@@ -34,7 +34,11 @@ export function WebhooksPage(props: WebhooksPageProps) {
       {props.secret ? (
         <SecretOnce id="signing-secret" title={props.secret.rotated ? 'New signing secret' : 'Webhook added: its signing secret'} value={props.secret.value}>
           <p class="small">
-            For <span class="url">{props.secret.webhookUrl}</span>. Verify each request's <code>x-service-signature</code> with it (<code>@svc/webhooks</code>).
+            For{' '}
+            <span class="url">
+              <Breakable text={props.secret.webhookUrl} />
+            </span>
+            . Verify each request's <code>x-service-signature</code> with it (<code>@svc/webhooks</code>).
           </p>
         </SecretOnce>
       ) : null}
@@ -53,19 +57,21 @@ export function WebhooksPage(props: WebhooksPageProps) {
               const path = `${base}/webhooks/${encodeURIComponent(webhook.id)}`;
               return (
                 <tr key={webhook.id}>
-                  <td>
+                  <Cell class="endpoint">
                     <a href={path} class="url">
-                      {webhook.url}
+                      <Breakable text={webhook.url} />
                     </a>
                     {webhook.description ? <div class="muted small">{webhook.description}</div> : null}
-                    <div class="muted small mono">{webhook.id}</div>
-                  </td>
-                  <td class="mono small">{webhook.events.join(', ')}</td>
-                  <td>
+                    <div class="muted small mono nowrap">{webhook.id}</div>
+                  </Cell>
+                  <Cell label="Events" class="mono small">
+                    {webhook.events.join(', ')}
+                  </Cell>
+                  <Cell label="Health">
                     <HealthBadge health={health} />
                     {!webhook.enabled && webhook.disabledReason ? <div class="muted small">{webhook.disabledReason}</div> : null}
-                  </td>
-                  <td class="small">
+                  </Cell>
+                  <Cell label="Last attempt" class="small">
                     {lastAttempt ? (
                       <>
                         <Time at={lastAttempt.at} />
@@ -74,7 +80,7 @@ export function WebhooksPage(props: WebhooksPageProps) {
                     ) : (
                       <span class="muted">Never</span>
                     )}
-                  </td>
+                  </Cell>
                   <td class="actions">
                     <div class="action-bar">
                       <a class="button" href={path}>
@@ -147,7 +153,10 @@ export function DeleteWebhookPage(props: ProjectPageBase & { webhookId: string; 
       </div>
       <section class="card">
         <p>
-          <span class="url mono">{props.url}</span> will stop receiving events at once, and its delivery log is deleted with it. This cannot be undone.
+          <span class="url mono">
+            <Breakable text={props.url} />
+          </span>{' '}
+          will stop receiving events at once, and its delivery log is deleted with it. This cannot be undone.
         </p>
         <div class="action-bar start">
           <PostButton action={`${path}/delete`} csrf={props.frame.csrfToken} label="Delete webhook" kind="danger" />

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
 
 export const hourMs = 3_600_000;
@@ -26,15 +27,46 @@ export async function submissionsPerHour(db: Db, projectId: string, since: numbe
   return rows.map((row) => ({ hour: Number(row.hour), kind: row.kind, count: Number(row.count) }));
 }
 
-/** Deliveries of a project's webhooks that finished (succeeded or failed) per hour since `since`. */
-export async function deliveryOutcomesPerHour(db: Db, projectId: string, since: number): Promise<HourCount[]> {
-  const rows = await db
+/**
+ * The one place that says which deliveries a project's figures count: those of its webhooks
+ * (and notification emails), except tests. A test (`svc webhooks test`, **Send test event**)
+ * carries `"test": true` at the top level of its event's payload (docs/webhooks.md) and
+ * is not counted (docs/settings.md).
+ */
+function countedDeliveries(db: Db, capabilities: BackendCapabilities, projectId: string) {
+  return db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
-    .select([hourOf('deliveries.completed_at').as('hour'), 'deliveries.status as kind', (eb) => eb.fn.countAll<number>().as('count')])
+    .innerJoin('events', 'events.id', 'deliveries.event_id')
     .where('webhooks.project_id', '=', projectId)
+    .where((eb) => eb.not(capabilities.jsonFieldIsTrue('events.payload', 'test')));
+}
+
+/** Deliveries of a project that succeeded, per hour of their success, since `since`. */
+export async function deliverySuccessesPerHour(db: Db, capabilities: BackendCapabilities, projectId: string, since: number): Promise<HourCount[]> {
+  const rows = await countedDeliveries(db, capabilities, projectId)
+    .select([hourOf('deliveries.completed_at').as('hour'), (eb) => eb.fn.countAll<number>().as('count')])
+    .where('deliveries.status', '=', 'succeeded')
     .where('deliveries.completed_at', '>=', since)
-    .groupBy([hourOf('deliveries.completed_at'), 'deliveries.status'])
+    .groupBy(hourOf('deliveries.completed_at'))
     .execute();
-  return rows.map((row) => ({ hour: Number(row.hour), kind: row.kind, count: Number(row.count) }));
+  return rows.map((row) => ({ hour: Number(row.hour), kind: 'succeeded', count: Number(row.count) }));
+}
+
+/**
+ * Attempts that failed, per hour they were made, since `since`: every failed try counts,
+ * those that will be retried too. An attempt failed unless its receiver answered 2xx (an
+ * email: the SMTP server took it, which records neither a status nor an error).
+ */
+export async function failedAttemptsPerHour(db: Db, capabilities: BackendCapabilities, projectId: string, since: number): Promise<HourCount[]> {
+  const rows = await countedDeliveries(db, capabilities, projectId)
+    .innerJoin('delivery_attempts', 'delivery_attempts.delivery_id', 'deliveries.id')
+    .select([hourOf('delivery_attempts.started_at').as('hour'), (eb) => eb.fn.countAll<number>().as('count')])
+    // A delivery attempted since `since` was updated since then: the cheap filter first.
+    .where('deliveries.updated_at', '>=', since)
+    .where('delivery_attempts.started_at', '>=', since)
+    .where((eb) => eb.or([eb('delivery_attempts.error', 'is not', null), eb('delivery_attempts.status_code', '<', 200), eb('delivery_attempts.status_code', '>', 299)]))
+    .groupBy(hourOf('delivery_attempts.started_at'))
+    .execute();
+  return rows.map((row) => ({ hour: Number(row.hour), kind: 'failed-attempt', count: Number(row.count) }));
 }

@@ -48,3 +48,11 @@ export async function newestSubmissionId(db: Db, formId: string, state: Submissi
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+/** How many submissions a form holds in each state (by the `submissions_listing` index). */
+export async function countSubmissions(db: Db, formId: string): Promise<Record<SubmissionState, number>> {
+  const rows = await db.selectFrom('submissions').select(['state', (eb) => eb.fn.countAll<number | string>().as('count')]).where('form_id', '=', formId).groupBy('state').execute();
+  const counts: Record<SubmissionState, number> = { inbox: 0, spam: 0 };
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
+}

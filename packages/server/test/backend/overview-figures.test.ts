@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPrincipal, createForm, eventually, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, type FormFixture, type WebhookReceiver } from '@svc/testkit';
+import { useBackendSuite } from '@svc/testkit/vitest';
+import { activityTotals, projectActivity } from '../../src/operations/activity.js';
+import type { OperationContext } from '../../src/operations/context.js';
+import { listWebhookStatuses } from '../../src/operations/webhook-health.js';
+import { createWebhook } from '../../src/operations/webhooks.js';
+import { newId } from '../../src/ids.js';
+import { insertDirectEvent } from '../../src/store/queries/dispatch-events.js';
+import { recordAttempts } from '../../src/store/queries/record-attempts.js';
+import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+
+const backend = await selectBackend();
+
+/** The overview's 24-hour figures (docs/settings.md): what they count, and what they leave out. */
+describe.runIf(backend.available)(`the overview's figures on ${backend.name}`, () => {
+  const encryptionKey = newEncryptionKey();
+  // Failed attempts are retried an hour later: within the test, failing deliveries stay pending.
+  const suite = useBackendSuite({ args: ['--allow-private-targets', '--retry-schedule', '1h', '--delivery-poll-interval', '200ms'], env: { SVC_ENCRYPTION_KEY: encryptionKey } });
+  let receiver: WebhookReceiver;
+  let context: OperationContext;
+  let form: FormFixture;
+  let failingId: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver((request) => (request.path === '/fail' ? { status: 500 } : { status: 204 }));
+    context = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(encryptionKey), allowPrivateTargets: true });
+    form = await createForm(suite.store);
+    const scope = { workspace: form.workspace, project: form.project };
+    failingId = (await createWebhook(context, adminPrincipal, { ...scope, url: `${receiver.url}/fail`, events: ['*'] })).webhook.id;
+    await createWebhook(context, adminPrincipal, { ...scope, url: `${receiver.url}/ok`, events: ['*'] });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  const scope = () => ({ workspace: form.workspace, project: form.project });
+  const totals = async () => activityTotals(await projectActivity(context, adminPrincipal, scope()));
+
+  it('counts every failed attempt, those still to be retried too, and says which webhook is failing', async () => {
+    await postJson(`${suite.url}/api/f/${form.endpointId}`, { n: 1 });
+    await postJson(`${suite.url}/api/f/${form.endpointId}`, { n: 2 });
+    const figures = await eventually(totals, (sums) => sums.delivered === 2 && sums.failedAttempts === 2, 'both submissions delivered to one webhook and failed at the other');
+    expect(figures).toEqual({ submissions: 2, spam: 0, delivered: 2, failedAttempts: 2 });
+    // No delivery has failed for good yet: each is pending its retry.
+    const pending = await suite.store.db.selectFrom('deliveries').select('status').where('webhook_id', '=', failingId).execute();
+    expect(pending.map((row) => row.status)).toEqual(['pending', 'pending']);
+    const statuses = await listWebhookStatuses(context, adminPrincipal, scope());
+    expect(statuses.filter((status) => status.health === 'failing').map((status) => status.webhook.id)).toEqual([failingId]);
+  });
+
+  it('leaves out a test send (its event says "test": true) and counts the same attempt of a real event', async () => {
+    const before = await totals();
+    const failedAttempt = async (payload: Record<string, unknown>) => {
+      const now = Date.now();
+      const event = { id: newId('evt', now), projectId: form.projectId, type: 'form.submission.created', now };
+      const delivery = { id: newId('dlv', now), webhookId: failingId, lease: { owner: 'test/figures', expiresAt: now + 60_000 } };
+      await suite.store.transaction((trx) => insertDirectEvent(trx, { ...event, payload: JSON.stringify({ id: event.id, type: event.type, ...payload }) }, delivery));
+      await suite.store.transaction((trx) =>
+        recordAttempts(
+          trx,
+          [
+            {
+              deliveryId: delivery.id,
+              webhookId: failingId,
+              leaseOwner: delivery.lease.owner,
+              attemptsBefore: 0,
+              startedAt: now,
+              durationMs: 3,
+              statusCode: 500,
+              error: null,
+              responseBody: 'nope',
+              requestHeaders: null,
+              status: 'failed',
+              nextAttemptAt: null,
+              lastError: 'answered 500',
+              disableWebhook: null,
+            },
+          ],
+          now,
+        ),
+      );
+    };
+    await failedAttempt({ test: true, data: { note: 'a sample' } });
+    expect(await totals()).toEqual(before);
+    // The flag is the top-level one: the same word deeper in the payload is data.
+    await failedAttempt({ data: { test: true } });
+    expect(await totals()).toEqual({ ...before, failedAttempts: before.failedAttempts + 1 });
+  });
+});
