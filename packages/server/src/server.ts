@@ -135,7 +135,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
-    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics })];
+    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
     const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
