@@ -229,7 +229,7 @@ export function eventJsonSchema(type: EventType, id: string): Record<string, unk
       workspace: Type.String(),
       project: Type.String(),
       test: Type.Optional(Type.Literal(true, { description: 'Present only on a test event: the data is a made-up sample' })),
-      data: data as TSchema,
+      data,
     },
     closed,
   );

@@ -106,7 +106,7 @@ describe.runIf(backend.available)(`the event schemas the server serves, against 
     expect(stalled.status).toBe(200);
 
     const events = await eventually(
-      async () => delivered(),
+      () => Promise.resolve(delivered()),
       (list) => eventTypes.every((type) => list.some((event) => event.type === type)),
       'one delivery of every event type',
       60_000,
@@ -123,7 +123,7 @@ describe.runIf(backend.available)(`the event schemas the server serves, against 
       const { webhooks } = await svc(['webhooks', 'list']);
       const id = (webhooks as { id: string; url: string }[]).find((webhook) => webhook.url.endsWith('/all'))!.id;
       await svc(['webhooks', 'test', id, '--event', type]);
-      const [sample] = (await eventually(async () => delivered().slice(before), (list) => list.length > 0, `the test ${type}`)).filter((event) => event.type === type);
+      const [sample] = (await eventually(() => Promise.resolve(delivered().slice(before)), (list) => list.length > 0, `the test ${type}`)).filter((event) => event.type === type);
       expect(await problems(sample!)).toEqual([]);
     }
 
@@ -136,7 +136,7 @@ describe.runIf(backend.available)(`the event schemas the server serves, against 
     const delivery = (deliveries as { id: string; eventId: string }[]).find((item) => item.eventId === created.body['id'])!;
     const before = delivered().length;
     await svc(['deliveries', 'resend', delivery.id]);
-    const [tombstone] = await eventually(async () => delivered().slice(before), (list) => list.length > 0, 'the resent request.created');
+    const [tombstone] = await eventually(() => Promise.resolve(delivered().slice(before)), (list) => list.length > 0, 'the resent request.created');
     expect(tombstone!.body).toMatchObject({ id: created.body['id'], type: 'request.created', data: { request: { id: requestId, deletedAt: expect.any(String) } } });
     expect(JSON.stringify(tombstone!.body)).not.toContain('The price is wrong');
     expect(await problems(tombstone!)).toEqual([]);

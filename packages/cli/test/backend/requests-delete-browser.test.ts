@@ -66,6 +66,8 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
         await page.goto(`${cli.url}${base}/requests`);
         const item = page.locator(`details[id="${id}"]`);
         if ((await item.getAttribute('open')) === null) await item.locator('summary').click();
+        expect(await scrollsSideways(page)).toBe(false);
+        await shoot(page, `requests-with-delete-${width}`);
         await item.getByRole('link', { name: `Delete request ${id}` }).click();
         await page.waitForURL(new RegExp(`/requests/${id}/delete$`));
         expect(await page.locator('h1').textContent()).toBe('Delete this request?');

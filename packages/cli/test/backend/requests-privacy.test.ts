@@ -93,7 +93,7 @@ describe.runIf(backend.available)(`requests as personal data on ${backend.name}`
     expect(again).toMatchObject({ ok: false, error: { code: 'not_found' } });
     const human = await cli.svc(['requests', 'delete', await send({ comment: 'short-lived' }, null), '--yes'], { cwd: directory });
     expect([human.code, human.stdout.trim()]).toEqual([0, expect.stringMatching(/^Deleted request req_\w+, with its replies, its screenshot and every copy its events kept\.$/)]);
-  });
+  }, 90_000);
 
   it('svc submissions erase --email erases the requests the address sent or that mention it, and says how many', async () => {
     const { forms } = await svc(['forms', 'list']);
@@ -116,7 +116,7 @@ describe.runIf(backend.available)(`requests as personal data on ${backend.name}`
     expect([human.code, human.stdout]).toEqual([0, `Erased 0 submissions and 1 request holding bob@example.com.\nRequests: ${other}.\n`]);
     const none = await cli.svc(['submissions', 'erase', '--email', 'nobody@example.com', '--yes'], { cwd: directory });
     expect(none.stdout).toBe('No submission or request of this project holds nobody@example.com.\n');
-  });
+  }, 90_000);
 
   it('svc requests set --retention keeps requests for a time; the maintenance job removes older ones with their screenshots', async () => {
     expect(await svc(['requests', 'set'])).toEqual({ ok: true, settings: { retentionSeconds: null }, changed: false });
@@ -142,5 +142,5 @@ describe.runIf(backend.available)(`requests as personal data on ${backend.name}`
     await eventually(() => stored(sha256), (present) => !present, 'the old screenshot removed');
 
     expect(await svc(['requests', 'set', '--retention', 'none'])).toEqual({ ok: true, settings: { retentionSeconds: null }, changed: true });
-  });
+  }, 90_000);
 });

@@ -245,7 +245,7 @@ export function DeleteRequestPage(props: ProjectPageBase & { request: RequestInf
       </div>
       <section class="card">
         <p>
-          The request <span class="mono">{request.id}</span> of <Time at={request.createdAt} /> is deleted with its comment, reporter, replies and screenshot, and its webhook
+          The request <span class="mono">{request.id}</span>, sent <Time at={request.createdAt} />, is deleted with its comment, reporter, replies and screenshot, and its webhook
           events keep only its id. This cannot be undone.
         </p>
         <p class="muted small">
