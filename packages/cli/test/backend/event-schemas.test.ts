@@ -46,7 +46,7 @@ describe.runIf(backend.available)(`the event schemas the server serves, against 
   const svc = async (args: string[]) => {
     const result = await cli.svc([...args, '--json'], { cwd: directory });
     expect(result.code, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
-    return result.json<Record<string, never>>();
+    return result.json<Record<string, unknown>>();
   };
   const delivered = (): Delivered[] =>
     receiver.requests.filter((received) => received.path === '/all').map((received) => ({ type: String(received.headers['x-service-event']), body: JSON.parse(received.body.toString('utf8')) as Record<string, unknown> }));
