@@ -227,6 +227,7 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     }
   });
 
+  // Fifteen pages through axe-core: more than the default 30 s on a busy machine.
   it('has no serious or critical accessibility violation on any of these pages', async () => {
     // bypassCSP only so that axe-core can be injected.
     const { context, page } = await signedIn(390, { bypassCSP: true });
@@ -238,5 +239,5 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     } finally {
       await context.close();
     }
-  });
+  }, 120_000);
 });
