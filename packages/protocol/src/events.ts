@@ -55,8 +55,19 @@ export interface DeployInfo {
   url: string | null;
   previewUrl: string;
   error: string | null;
+  /** Where it came from: null for `svc deploy`, the repository and commit for a build from git. */
+  source: DeploySource | null;
   createdAt: string;
   finishedAt: string | null;
+}
+
+/** A deploy built by the service from git (docs/hosting.md, "Deploys from git"). */
+export interface DeploySource {
+  type: 'git';
+  repo: string;
+  branch: string;
+  commit: string | null;
+  trigger: 'push' | 'hook';
 }
 
 export interface DeployData {
