@@ -153,7 +153,10 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
-        async (app) => void (await app.register(async (scope) => gitRoutes(scope, { context, failures }))),
+        async (app) => void (await app.register((scope, _options, done) => {
+          gitRoutes(scope, { context, failures });
+          done();
+        })),
         cliApi.plugin,
         settings.plugin,
       );

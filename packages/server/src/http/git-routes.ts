@@ -15,7 +15,7 @@ const pushBodyLimit = 25 * 1024 * 1024;
  * wrong signature or an unknown hook is a failed authentication: counted per client
  * address, and past the limit refused before anything is looked up.
  */
-export async function gitRoutes(app: FastifyInstance, services: { context: OperationContext; failures: FailedAuthentications }): Promise<void> {
+export function gitRoutes(app: FastifyInstance, services: { context: OperationContext; failures: FailedAuthentications }): void {
   const { context, failures } = services;
   // The raw bytes, whatever the content type: signatures are over exactly what was sent.
   app.removeAllContentTypeParsers();
