@@ -111,9 +111,11 @@ export interface BuildSettings {
   readonly leaseMs: number;
   /** The build worker's safety-net poll for queued builds. */
   readonly pollIntervalMs: number;
+  /** A build's memory cap (`--build-memory`). */
+  readonly memoryBytes: number;
 }
 
-export const defaultBuildSettings: BuildSettings = { concurrency: 1, timeoutMs: 15 * 60_000, sandbox: 'auto', allowLocalRepos: false, leaseMs: 60_000, pollIntervalMs: 5_000 };
+export const defaultBuildSettings: BuildSettings = { concurrency: 1, timeoutMs: 15 * 60_000, sandbox: 'auto', allowLocalRepos: false, leaseMs: 60_000, pollIntervalMs: 5_000, memoryBytes: 2 * 1024 ** 3 };
 
 /** Limits of one deploy: files, bytes in all, bytes of the largest file. */
 export interface DeployLimits {

@@ -128,7 +128,12 @@ export class BuildWorker {
       if (unreachable !== null) throw new BuildError('fetch_failed', `the repository cannot be reached: ${unreachable}`);
       if (commit === null) {
         log.append(`reading the head of ${build.branch}\n`);
-        commit = await resolveBranchHead(connection.repo_url, build.branch, { ...(repoToken === undefined ? {} : { repoToken }), allowLocalRepos: settings.allowLocalRepos, signal: controller.signal });
+        commit = await resolveBranchHead(connection.repo_url, build.branch, {
+          repoToken,
+          allowLocalRepos: settings.allowLocalRepos,
+          allowPrivateTargets: context.options.allowPrivateTargets,
+          signal: controller.signal,
+        });
         await updateBuildProgress(context.store.db, build.id, this.owner, { git_commit: commit });
       }
       deploy = await this.startDeploy(build, project, workspace, connection.repo_url, commit);
@@ -144,6 +149,11 @@ export class BuildWorker {
         timeoutMs: settings.timeoutMs,
         sandbox: settings.sandbox,
         allowLocalRepos: settings.allowLocalRepos,
+        allowPrivateTargets: context.options.allowPrivateTargets,
+        cacheDir: join(context.options.dataDir, 'builds', 'git', `${project.id}.git`),
+        privateDirs: [context.options.dataDir],
+        memoryBytes: settings.memoryBytes,
+        outputLimits: context.options.deployLimits,
         signal: controller.signal,
         onLog: (chunk) => log.append(chunk),
       });
@@ -172,10 +182,7 @@ export class BuildWorker {
 
   private reasonOf(error: unknown, controller: AbortController): string {
     if (this.stopped && controller.signal.aborted) return 'the server stopped during the build; push again or call the deploy hook';
-    if (error instanceof BuildError) {
-      if (error.code === 'timeout') return `timed out after ${Math.round(this.context.options.builds.timeoutMs / 1000)} s (--build-timeout): ${error.message}`;
-      return error.message;
-    }
+    if (error instanceof BuildError) return error.message;
     if (error instanceof ServiceError) return error.message;
     this.reportFailure(error, 'a build failed unexpectedly');
     return 'the build failed on the server (see the server log)';
