@@ -81,6 +81,18 @@ export async function listProjectBuilds(
   return { builds: rows.map(toBuildInfo) };
 }
 
+/** A build with the end of its log, for the deploys page: the whole log is `svc builds logs`. */
+export interface BuildWithLogTail extends BuildInfo {
+  readonly logTail: string;
+}
+
+/** The deploys page's builds: newest first, each with its log's last lines (at most 8 KiB). */
+export async function listBuildsWithLogTail(context: OperationContext, principal: Principal, input: ProjectInput & { limit: number }): Promise<BuildWithLogTail[]> {
+  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const rows = await listBuilds(context.store.db, project.id, undefined, input.limit);
+  return rows.map((row) => ({ ...toBuildInfo(row), logTail: row.log.trimEnd().split('\n').slice(-40).join('\n').slice(-8_192) }));
+}
+
 async function buildInScope(context: OperationContext, principal: Principal, input: ProjectInput & { id: string }): Promise<BuildRow> {
   const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
   const row = await findBuild(context.store.db, project.id, input.id);
