@@ -132,7 +132,7 @@ function BuildsSection(props: { builds: readonly BuildWithLogTail[] }) {
               ) : (
                 <details>
                   <summary>Last lines</summary>
-                  <pre class="block">{build.logTail}</pre>
+                  <pre class="block" tabIndex={0} aria-label={`The end of ${build.id}'s log`}>{build.logTail}</pre>
                   <p class="muted small">
                     The whole log: <code>svc builds logs {build.id}</code>
                   </p>
