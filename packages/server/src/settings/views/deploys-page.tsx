@@ -72,7 +72,7 @@ export function DeploysPage(props: DeploysPageProps) {
                 </td>
                 <td data-label="State">
                   <Badge tone={stateTones[deploy.state]}>{deploy.state === 'live' ? `live on ${deploy.liveIn.join(', ')}` : deploy.state}</Badge>
-                  {deploy.error ? <div class="muted small">{deploy.error}</div> : null}
+                  {deploy.error ? <div class="muted small deploy-source">{deploy.error.split('\n')[0]}</div> : null}
                 </td>
                 <td data-label="Created">
                   <span class="nowrap">
@@ -118,7 +118,6 @@ function BuildsSection(props: { builds: readonly BuildWithLogTail[] }) {
             <td data-label="State">
               <Badge tone={buildTones[build.status]}>{build.status}</Badge>
               {build.error ? <div class="muted small deploy-source">{build.error}</div> : null}
-              {build.deploy ? <div class="muted small">deploy <span class="mono deploy-id">{build.deploy}</span></div> : null}
             </td>
             <td data-label="Trigger">
               <span class="deploy-source">{build.trigger === 'push' ? 'git push' : `hook: ${build.createdBy}`}</span>
