@@ -213,6 +213,15 @@ fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'ok');
     expect(error.logTail()).toContain('missing-layout.astro');
   });
 
+  it('fails a build past its memory cap saying so', async () => {
+    const made = repo();
+    const commit = made.commit(npmProject('const kept = []; for (;;) kept.push(new Array(1e6).fill(Math.random()));'));
+    const error = await failure(runBuild(request(made, commit, { framework: 'astro', memoryBytes: 256 * 1024 ** 2 })));
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toContain('out of memory');
+    expect(error.message).toContain('256 MiB');
+  });
+
   it('fails with output_missing when the build writes no output folder', async () => {
     const made = repo();
     const commit = made.commit(npmProject("console.log('built nothing');"));
