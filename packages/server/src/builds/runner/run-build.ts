@@ -50,6 +50,15 @@ export interface BuildRequest {
   readonly network?: boolean | undefined;
 }
 
+/**
+ * The project's git cache under the data dir, `<dataDir>/builds/git/<projectId>.git`: a bare
+ * repository its builds fetch into (docs/hosting.md), never shown to a build.
+ */
+export function projectGitCache(dataDir: string, projectId: string): string {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(projectId)) throw new Error(`not a project id: ${projectId}`);
+  return join(resolve(dataDir), 'builds', 'git', `${projectId}.git`);
+}
+
 export interface BuildResult {
   /** Absolute, inside workDir. */
   readonly outputDir: string;
