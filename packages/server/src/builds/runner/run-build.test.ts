@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BuildError, runBuild, type BuildRequest } from './run-build.js';
+import { BuildError, projectGitCache, runBuild, type BuildRequest } from './run-build.js';
 import { createTestRepo, type TestRepo } from './test-support/git-repos.js';
 import { processesWith } from './test-support/processes.js';
 import { sandboxAvailable } from './test-support/sandbox-available.js';
@@ -90,6 +90,23 @@ describe('runBuild', { timeout: 120_000 }, () => {
     expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('<h1>first</h1>');
     expect(result.outputDir.startsWith(join(dataDir, 'builds'))).toBe(true);
     expect(result.log).toContain(first);
+  });
+
+  it('fetches through the project cache, and past a broken one', async () => {
+    const made = repo();
+    const cacheDir = projectGitCache(dataDir, `prj_cache${builds}`);
+    const first = made.commit({ 'index.html': 'first' });
+    expect(readFileSync(join((await runBuild(request(made, first, { cacheDir }))).outputDir, 'index.html'), 'utf8')).toBe('first');
+    expect(existsSync(join(cacheDir, 'HEAD'))).toBe(true);
+    const second = made.commit({ 'index.html': 'second' });
+    expect(readFileSync(join((await runBuild(request(made, second, { cacheDir }))).outputDir, 'index.html'), 'utf8')).toBe('second');
+
+    writeFileSync(join(cacheDir, 'config'), '[core\nnot git config');
+    const third = made.commit({ 'index.html': 'third' });
+    const result = await runBuild(request(made, third, { cacheDir }));
+    expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('third');
+    expect(result.log).toContain('unusable');
+    expect(existsSync(cacheDir)).toBe(false);
   });
 
   it('builds astro with npm ci offline and gives dist', async () => {
@@ -211,6 +228,15 @@ fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'ok');
     expect(error.code).toBe('build_failed');
     expect(error.message).toContain('npm run build');
     expect(error.logTail()).toContain('missing-layout.astro');
+  });
+
+  it('fails a build past its memory cap saying so', async () => {
+    const made = repo();
+    const commit = made.commit(npmProject('const kept = []; for (;;) kept.push(new Array(1e6).fill(Math.random()));'));
+    const error = await failure(runBuild(request(made, commit, { framework: 'astro', memoryBytes: 256 * 1024 ** 2 })));
+    expect(error.code).toBe('build_failed');
+    expect(error.message).toContain('out of memory');
+    expect(error.message).toContain('256 MiB');
   });
 
   it('fails with output_missing when the build writes no output folder', async () => {

@@ -26,7 +26,7 @@ const systemTops = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 export function readOnlyRoots(nodeExecutable: string = process.execPath): string[] {
   const roots = ['/usr'];
   for (const top of systemTops) if (existsSync(top) && !lstatSync(top).isSymbolicLink()) roots.push(top);
-  const prefix = dirname(dirname(realpathSync(nodeExecutable)));
+  const prefix = dirname(dirname(realpathOrSelf(nodeExecutable)));
   if (!roots.some((root) => isInside(prefix, root))) roots.push(prefix);
   return roots;
 }
@@ -69,6 +69,14 @@ export function assertHidden(privateDirs: readonly string[], roots: readonly str
     const absolute = resolve(dir);
     const root = roots.find((candidate) => isInside(absolute, candidate));
     if (root !== undefined) throw new BuildError('sandbox_unavailable', `${absolute} is inside ${root}, which builds can read; move the data directory elsewhere`);
+  }
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 
