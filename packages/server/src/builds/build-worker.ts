@@ -15,7 +15,7 @@ import { findProjectById, findWorkspaceById } from '../store/queries/projects.js
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import { BuildLog, buildLogLimit } from './build-log.js';
 import { checkRepoAddress } from './repo-url.js';
-import { BuildError, resolveBranchHead, runBuild } from './runner/run-build.js';
+import { BuildError, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
 
 /** Lines of the log that `deploy.failed` carries with the reason. */
 const failedLogLines = 20;
@@ -150,7 +150,7 @@ export class BuildWorker {
         sandbox: settings.sandbox,
         allowLocalRepos: settings.allowLocalRepos,
         allowPrivateTargets: context.options.allowPrivateTargets,
-        cacheDir: join(context.options.dataDir, 'builds', 'git', `${project.id}.git`),
+        cacheDir: projectGitCache(context.options.dataDir, project.id),
         privateDirs: [context.options.dataDir],
         memoryBytes: settings.memoryBytes,
         outputLimits: context.options.deployLimits,
