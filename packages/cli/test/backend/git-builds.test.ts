@@ -90,7 +90,7 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     const connected = await instance.svc(['git', 'connect', '--repo', repo.path, '--json'], directory);
     expect(connected.code, connected.stderr).toBe(0);
     ({ pushUrl, pushSecret } = (JSON.parse(connected.stdout) as { git: { pushUrl: string; pushSecret: string } }).git);
-  });
+  }, 180_000);
   afterAll(async () => {
     await instance?.server.stop();
     await repo?.remove();
@@ -175,7 +175,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('two instances 
     repo = await createTestGitRepo();
     const start = async () => new Instance(await startSvc({ args: [...environment.serverArgs, '--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-poll-interval', '200ms', '--build-concurrency', '2'], env: { SVC_BOOTSTRAP_TOKEN: token } }), token);
     servers = [await start(), await start()];
-  });
+  }, 180_000);
   afterAll(async () => {
     await Promise.all((servers ?? []).map((server) => server.server.stop()));
     await repo?.remove();

@@ -42,7 +42,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
   let pushSecret: string;
 
   beforeAll(async () => {
-    cli = await startCliTestServer(['--allow-local-repos', '--build-sandbox', 'auto', '--build-poll-interval', '200ms']);
+    cli = await startCliTestServer(['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-sandbox', 'auto', '--build-poll-interval', '200ms']);
     repo = await createTestGitRepo();
     workspace = unique('git');
     directory = await createProject(cli, workspace, 'site', { environments: { production: { branch: 'main' }, staging: { branch: 'next' } } });
@@ -51,7 +51,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     const git = connected.json<{ ok: true; git: { repo: string; pushUrl: string; pushSecret: string } }>().git;
     pushUrl = git.pushUrl;
     pushSecret = git.pushSecret;
-  });
+  }, 180_000);
   afterAll(async () => {
     await repo?.remove();
     await cli?.stop();
@@ -87,7 +87,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(pushSecret.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(['github', 'gitea', 'gitlab'] as const)('a signed push from %s to main deploys exactly the pushed commit to production', async (host) => {
+  it.each(['github', 'gitea', 'gitlab'] as const)('a signed push from %s to main deploys exactly the pushed commit to production', { timeout: 180_000 }, async (host) => {
     const commit = await repo.commit('main', { 'index.html': page(`${host} build`), 'about.html': page('about'), '.env': 'SECRET=1' });
     const answer = await send(host, { ref: 'refs/heads/main', after: commit });
     expect(answer.status).toBe(202);
@@ -108,7 +108,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect((await requestAsHost(cli.url, `${build.deploy!}.localhost`, '/.env')).status).toBe(404);
   });
 
-  it('refuses a push with a wrong or missing signature with 401 invalid_signature, queueing nothing', async () => {
+  it('refuses a push with a wrong or missing signature with 401 invalid_signature, queueing nothing', { timeout: 180_000 }, async () => {
     const before = (await builds()).length;
     const commit = await repo.commit('main', { 'index.html': page('forged') });
     for (const host of ['github', 'gitea', 'gitlab'] as const) {
@@ -126,7 +126,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect((await builds()).length).toBe(before);
   });
 
-  it('acknowledges and ignores, with the reason, a branch no environment maps, a tag, a deletion and a ping', async () => {
+  it('acknowledges and ignores, with the reason, a branch no environment maps, a tag, a deletion and a ping', { timeout: 180_000 }, async () => {
     const before = (await builds()).length;
     const commit = await repo.commit('feature', { 'index.html': page('feature') });
     const other = await send('github', { ref: 'refs/heads/feature', after: commit });
@@ -142,7 +142,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect((await builds()).length).toBe(before);
   });
 
-  it('deploys a push to the staging branch to staging, leaving production as it was', async () => {
+  it('deploys a push to the staging branch to staging, leaving production as it was', { timeout: 180_000 }, async () => {
     const production = await liveOf('production');
     const commit = await repo.commit('next', { 'index.html': page('staging build') });
     const answer = await send('github', { ref: 'refs/heads/next', after: commit });
@@ -152,7 +152,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(await liveOf('production')).toBe(production);
   });
 
-  it('a deploy hook builds the head of its environment\'s branch; its URL is shown once, listed never, and stops working when removed', async () => {
+  it('a deploy hook builds the head of its environment\'s branch; its URL is shown once, listed never, and stops working when removed', { timeout: 180_000 }, async () => {
     const created = await cli.svc(['hooks', 'create', '--environment', 'production', '--name', 'cms', '--json'], { cwd: directory });
     expect(created.code, created.stderr).toBe(0);
     const hook = created.json<{ hook: { id: string; name: string; environment: string; url: string } }>().hook;
@@ -172,7 +172,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect((await request(hook.url, { method: 'POST' })).status).toBe(404);
   });
 
-  it('two pushes in a row: the first is canceled or finished, the second is what stays live', async () => {
+  it('two pushes in a row: the first is canceled or finished, the second is what stays live', { timeout: 180_000 }, async () => {
     const first = await repo.commit('main', { 'index.html': page('first of two') });
     const a = await send('github', { ref: 'refs/heads/main', after: first });
     const second = await repo.commit('main', { 'index.html': page('second of two') });
@@ -186,7 +186,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(await served(secondBuild.deploy!)).toContain('second of two');
   });
 
-  it('keeps each build\'s log for svc builds logs, and --follow ends with the build', async () => {
+  it('keeps each build\'s log for svc builds logs, and --follow ends with the build', { timeout: 180_000 }, async () => {
     const [latest] = await builds();
     const logs = await cli.svc(['builds', 'logs', latest!.id], { cwd: directory });
     expect(logs.code).toBe(0);
@@ -196,7 +196,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(followed.stderr).toContain('succeeded');
   });
 
-  it('a build whose output has no index.html fails saying so, with deploy.failed, and what was live stays live', async () => {
+  it('a build whose output has no index.html fails saying so, with deploy.failed, and what was live stays live', { timeout: 180_000 }, async () => {
     const live = await liveOf('production');
     const broken = await repo.commit('main', { 'index.html': null, 'README.md': 'no site here' }, 'remove the site');
     const answer = await send('github', { ref: 'refs/heads/main', after: broken });
