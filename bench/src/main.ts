@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
+import { benchGitPush, type GitPushFigures } from './git-push-bench.js';
 import { benchDeliveryPeer, type DeliveryPeerFigures } from './delivery-peer-bench.js';
 import { benchDeliveryCeiling, benchDeliveryLatency, benchDeliveryThroughput, type DeliveryCeilingFigures, type DeliveryLatencyFigures, type DeliveryThroughputFigures } from './delivery-bench.js';
 import { explainClaimPath, type DeliveryPlanFigures } from './delivery-plans.js';
@@ -23,7 +24,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -177,7 +178,20 @@ if (sections.has('hosting')) {
   await reportProfile('hosting');
 }
 
+const gitPush: GitPushFigures[] = [];
+if (sections.has('git')) {
+  for (const backendName of ['sqlite', 'postgres'] as const) {
+    if (backendName === 'postgres' && (await postgresProblem()) !== null) continue;
+    const figures = await benchGitPush(backendName, flags.quick ? 10 : 40);
+    gitPush.push(figures);
+    print(`  git push → live, ${figures.files}-file static site on ${backendName}: p50 ${figures.pushToLiveMs.p50.toFixed(0)} ms  p99 ${figures.pushToLiveMs.p99.toFixed(0)} ms (${figures.pushes} pushes, one at a time)`);
+  }
+}
+
 const rows = table(endpoint, latency, throughput, validate);
+for (const figures of gitPush) {
+  rows.push({ figure: `git push → live, ${figures.files}-file static site, ${figures.backend}: p50 / p99`, measured: `${figures.pushToLiveMs.p50.toFixed(0)} / ${figures.pushToLiveMs.p99.toFixed(0)} ms`, target: '—', met: '—' });
+}
 if (deliveryCeiling) {
   rows.push({ figure: `delivery ceiling: a plain loop signing and POSTing the same bodies, ${deliveryCeiling.concurrency} at a time`, measured: `${Math.round(deliveryCeiling.deliveriesPerSecond)}/s, ${cpu(deliveryCeiling.cpuUsPerDelivery)} CPU each`, target: '—', met: '—' });
 }
@@ -233,7 +247,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

@@ -18,6 +18,7 @@ export const errorCodes = {
   invalid_idempotency_key: { status: 400, exit: 1, description: 'The idempotency-key header is empty or longer than 255 characters.' },
   invalid_cursor: { status: 400, exit: 1, description: 'The pagination cursor is malformed or belongs to another listing.' },
   unauthorized: { status: 401, exit: 1, description: 'The token is missing, unknown or revoked.' },
+  invalid_signature: { status: 401, exit: 1, description: 'An inbound webhook (a git host\'s push) has no signature or a wrong one; nothing was queued.' },
   forbidden: { status: 403, exit: 1, description: 'The token is valid but may not perform this operation.' },
   pinpoints_disabled: { status: 403, exit: 1, description: 'The Pinpoints widget is switched off for this environment of the project.' },
   forbidden_origin: { status: 403, exit: 1, description: 'The request comes from a site that is not one of the project\'s domains (nor a local development host).' },

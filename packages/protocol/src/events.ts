@@ -67,6 +67,19 @@ export const EnvironmentName = Type.Union([Type.Literal('production'), Type.Lite
 export type EnvironmentName = Static<typeof EnvironmentName>;
 
 /** A deploy as events carry it (docs/hosting.md). */
+/** A deploy built by the service from git (docs/hosting.md, "Deploys from git"). */
+export const DeploySource = Type.Object(
+  {
+    type: Type.Literal('git'),
+    repo: Type.String(),
+    branch: Type.String(),
+    commit: Nullable(Type.String()),
+    trigger: Type.Union([Type.Literal('push'), Type.Literal('hook')]),
+  },
+  { ...closed, description: 'Where the deploy came from: null for svc deploy, the repository and commit for a build from git' },
+);
+export type DeploySource = Static<typeof DeploySource>;
+
 export const DeployInfo = Type.Object(
   {
     id: Type.String(),
@@ -82,6 +95,7 @@ export const DeployInfo = Type.Object(
     url: Nullable(Type.String({ description: "Its environment's first domain; null when the environment has none" })),
     previewUrl: Type.String(),
     error: Nullable(Type.String()),
+    source: Nullable(DeploySource),
     createdAt: Instant,
     finishedAt: Nullable(Instant),
   },

@@ -156,6 +156,24 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--max-deploy-file-size', value: '<size>', env: 'SVC_MAX_DEPLOY_FILE_SIZE', defaultValue: '100MiB', description: 'largest file of a deploy', apply: size((draft, bytes) => (draft.deployLimits = { ...draft.deployLimits, fileBytes: bytes })) },
   { flag: '--preview-domain', value: '<domain>', env: 'SVC_PREVIEW_DOMAIN', defaultValue: 'localhost', description: 'each deploy answers at {deploy id}.{this domain}', apply: (text, draft) => void (draft.previewDomain = parseDomain(text)) },
   { flag: '--deploy-timeout', value: '<duration>', env: 'SVC_DEPLOY_TIMEOUT', defaultValue: '10m', description: 'a deploy whose upload makes no progress this long is marked failed', apply: (text, draft) => void (draft.deployTimeoutMs = parseDuration(text)) },
+  { flag: '--build-concurrency', value: '<n>', env: 'SVC_BUILD_CONCURRENCY', defaultValue: '1', description: 'builds from git this instance runs at once (roles all and worker)', apply: (text, draft) => void (draft.builds = { ...draft.builds, concurrency: parseCount(text, 1, 64) }) },
+  { flag: '--build-timeout', value: '<duration>', env: 'SVC_BUILD_TIMEOUT', defaultValue: '15m', description: 'a build running longer is killed with every process it started, and fails', apply: (text, draft) => void (draft.builds = { ...draft.builds, timeoutMs: parseDuration(text) }) },
+  {
+    flag: '--build-sandbox',
+    value: '<mode>',
+    env: 'SVC_BUILD_SANDBOX',
+    defaultValue: 'auto',
+    choices: ['auto', 'bwrap', 'none'],
+    description: 'auto, bwrap or none: how a build is kept from the server (none runs repository code unconfined)',
+    apply: (text, draft) => {
+      if (text !== 'auto' && text !== 'bwrap' && text !== 'none') throw new Error('must be auto, bwrap or none');
+      draft.builds = { ...draft.builds, sandbox: text };
+    },
+  },
+  { flag: '--build-memory', value: '<size>', env: 'SVC_BUILD_MEMORY', defaultValue: '2GiB', description: 'memory cap of one build; past it the build fails saying so', apply: size((draft, bytes) => (draft.builds = { ...draft.builds, memoryBytes: bytes })) },
+  { flag: '--allow-local-repos', env: 'SVC_ALLOW_LOCAL_REPOS', description: 'accept file:// URLs and local paths as repositories (development and tests)', apply: (text, draft) => void (draft.builds = { ...draft.builds, allowLocalRepos: parseBoolean(text) }) },
+  { flag: '--build-lease', value: '<duration>', env: 'SVC_BUILD_LEASE', defaultValue: '60s', hidden: true, description: 'a running build not renewed this long was left by a stopped server', apply: (text, draft) => void (draft.builds = { ...draft.builds, leaseMs: parseDuration(text) }) },
+  { flag: '--build-poll-interval', value: '<duration>', env: 'SVC_BUILD_POLL_INTERVAL', defaultValue: '5s', hidden: true, description: 'safety-net poll of the build worker', apply: (text, draft) => void (draft.builds = { ...draft.builds, pollIntervalMs: parseDuration(text) }) },
   {
     flag: '--log-level',
     value: '<level>',

@@ -37,6 +37,8 @@ export interface ServerOptions {
   readonly previewDomain: string;
   /** An upload that makes no progress for this long fails (its deploy is marked failed). */
   readonly deployTimeoutMs: number;
+  /** Builds from git (docs/hosting.md, "Deploys from git"). */
+  readonly builds: BuildSettings;
   /** How often the health monitor probes the database, the storage and Redis. */
   readonly healthIntervalMs: number;
   /** Windows each rate limit of one process keeps in memory; past it the oldest are dropped (docs/server.md). */
@@ -95,6 +97,26 @@ export interface ServerOptions {
   readonly logLevel: string;
 }
 
+export type BuildSandbox = 'auto' | 'bwrap' | 'none';
+
+export interface BuildSettings {
+  /** Builds one instance runs at once (`--build-concurrency`). */
+  readonly concurrency: number;
+  /** A build running longer is killed with its process tree (`--build-timeout`). */
+  readonly timeoutMs: number;
+  readonly sandbox: BuildSandbox;
+  /** `file://` URLs and local paths as repositories (`--allow-local-repos`; development and tests). */
+  readonly allowLocalRepos: boolean;
+  /** How long a running build stays with its instance unless renewed; past it, the build was abandoned. */
+  readonly leaseMs: number;
+  /** The build worker's safety-net poll for queued builds. */
+  readonly pollIntervalMs: number;
+  /** A build's memory cap (`--build-memory`). */
+  readonly memoryBytes: number;
+}
+
+export const defaultBuildSettings: BuildSettings = { concurrency: 1, timeoutMs: 15 * 60_000, sandbox: 'auto', allowLocalRepos: false, leaseMs: 60_000, pollIntervalMs: 5_000, memoryBytes: 2 * 1024 ** 3 };
+
 /** Limits of one deploy: files, bytes in all, bytes of the largest file. */
 export interface DeployLimits {
   readonly files: number;
@@ -123,6 +145,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     deployLimits: defaultDeployLimits,
     previewDomain: 'localhost',
     deployTimeoutMs: 10 * 60_000,
+    builds: defaultBuildSettings,
     healthIntervalMs: 1_000,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,

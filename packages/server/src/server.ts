@@ -16,6 +16,8 @@ import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { createCliApi } from './http/cli-api/index.js';
+import { gitRoutes } from './http/git-routes.js';
+import { BuildWorker } from './builds/build-worker.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
 import { UploadQuota } from './forms/upload-quota.js';
 import { startMaintenance } from './maintenance.js';
@@ -149,6 +151,10 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
+        async (app) => void (await app.register((scope, _options, done) => {
+          gitRoutes(scope, { context, failures });
+          done();
+        })),
         cliApi.plugin,
         settings.plugin,
       );
@@ -174,6 +180,12 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     Object.assign(urls, { baseUrl, formsUrl });
     // A server killed during an upload left its deploy uploading: failed now, the one before stays live.
     await deploys.check();
+    // Builds from git run where deliveries do; a build a stopped server left is failed first.
+    if (options.role !== 'web') {
+      const builds = new BuildWorker(context, logger, backgroundFailure);
+      closers.push(() => builds.stop());
+      await builds.start();
+    }
     logger.info({ url, role: options.role, backend: store.capabilities.dialect, redis: Boolean(redis) }, 'svc is ready');
     return { url, baseUrl, formsUrl, adminToken, store, close: closeAll };
   } catch (error) {

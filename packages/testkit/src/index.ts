@@ -20,3 +20,4 @@ export * from './cli-test-server.js';
 export * from './private-services.js';
 export * from './test-site.js';
 export * from './cli-api-deploys.js';
+export * from './git-repo.js';

@@ -8,6 +8,7 @@ import { runDataDirRemovedScenario, runDiskFullScenario, runPostgresRestartScena
 import { runDurabilityScenario } from './durability.js';
 import { runErasureScenario } from './erasure.js';
 import { runFailingReceiverScenario } from './failing-receiver.js';
+import { runGitPushesScenario } from './git-pushes.js';
 import { runLargeUploadsScenario } from './large-uploads.js';
 import { runRaceScenario } from './races.js';
 import { runRateLimitScenario } from './rate-limit.js';
@@ -30,7 +31,8 @@ export type ScenarioName =
   | 'postgres-restart'
   | 'redis-outage'
   | 'disk-full'
-  | 'data-dir-removed';
+  | 'data-dir-removed'
+  | 'git-pushes';
 export const scenarioNames: readonly ScenarioName[] = [
   'crash',
   'durability',
@@ -48,6 +50,7 @@ export const scenarioNames: readonly ScenarioName[] = [
   'redis-outage',
   'disk-full',
   'data-dir-removed',
+  'git-pushes',
 ];
 
 /** Scenarios about one backend's own dependency: run on that backend only. */
@@ -110,6 +113,8 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runRedisOutageScenario({ clients: full ? 16 : 4, perSecond: full ? 200 : 40, outageMs: full ? 10_000 : 3_000, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
     case 'disk-full':
       return runDiskFullScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 5_000 : 2_000, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
+    case 'git-pushes':
+      return runGitPushesScenario({ backend, pushes: full ? 30 : 6, submissions: full ? 3_000 : 300, concurrency: 16, settleMs: full ? 300_000 : 120_000, log });
     case 'data-dir-removed':
       return runDataDirRemovedScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 3_000 : 1_500, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
   }

@@ -2,6 +2,7 @@ import type { AnyCommand } from '../command.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
+import { buildsCommand, gitCommand, hooksCommand } from './git/commands.js';
 import { pinpointsCommand } from './pinpoints/commands.js';
 import { requestsCommand } from './requests/commands.js';
 import { namesServe, serveOutline } from './serve/outline.js';
@@ -29,6 +30,9 @@ const clientCommands: readonly AnyCommand[] = [
   deliveriesCommand,
   deployCommand,
   deploysCommand,
+  gitCommand,
+  hooksCommand,
+  buildsCommand,
   pinpointsCommand,
   requestsCommand,
   tokensCommand,

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer } from '@svc/testkit';
+import { browserAvailable, type CliTestServer, createProject, createTestGitRepo, eventually, launchBrowser, pushWebhook, request, selectBackend, seriousAccessibilityViolations, startCliTestServer, type TestGitRepo } from '@svc/testkit';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -53,6 +53,7 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
     deployIds[environment]!.push(result.json<{ deploy: { id: string } }>().deploy.id);
   };
   let ciToken: string;
+  let repo: TestGitRepo;
 
   const openPage = async (context: BrowserContext): Promise<Page> => {
     const page = await context.newPage();
@@ -68,12 +69,22 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
   };
 
   beforeAll(async () => {
-    cli = await startCliTestServer();
+    cli = await startCliTestServer(['--allow-local-repos']);
     directory = await createProject(cli, workspace, project, { environments, domains });
+    repo = await createTestGitRepo();
     ciToken = (await cli.svc(['tokens', 'create', '--name', 'github-actions-production-deploy-pipeline', '--workspace', workspace, '--json'])).json<{ secret: string }>().secret;
     await deploy('production', 'main', '3f9a1c2b7d4e5f60718293a4b5c6d7e8f9a0b1c2', 'Relaunch, first cut');
     await deploy('production', 'main', '9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c', 'Relaunch, with the new hero');
     await deploy('staging', environments.staging.branch, 'c0ffee1234567890abcdef1234567890abcdef12', 'Spring campaign preview');
+    // Two builds from git that fail (so what is live stays as above): a push and a deploy hook.
+    const connected = (await cli.svc(['git', 'connect', '--repo', repo.path, '--json'], { cwd: directory })).json<{ git: { pushUrl: string; pushSecret: string } }>().git;
+    const commit = await repo.commit('main', { 'README.md': 'A relaunch without its index page yet' });
+    const { headers, body } = pushWebhook('github', connected.pushSecret, { ref: 'refs/heads/main', after: commit });
+    const pushed = await request(connected.pushUrl, { method: 'POST', headers, body });
+    const hook = (await cli.svc(['hooks', 'create', '--environment', 'production', '--name', 'headless-cms-publish-webhook-for-the-marketing-team', '--json'], { cwd: directory })).json<{ hook: { url: string } }>().hook;
+    await eventually(async () => (await cli.svc(['builds', 'show', (pushed.body as { build: { id: string } }).build.id, '--json'], { cwd: directory })).json<{ build: { status: string } }>().build.status, (status) => status === 'failed', 'the push build to fail', 60_000);
+    const called = await request(hook.url, { method: 'POST' });
+    await eventually(async () => (await cli.svc(['builds', 'show', (called.body as { build: { id: string } }).build.id, '--json'], { cwd: directory })).json<{ build: { status: string } }>().build.status, (status) => status === 'failed', 'the hook build to fail', 60_000);
     browser = await launchBrowser();
     desktop = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const signIn = await desktop.newPage();
@@ -82,10 +93,11 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
     await signIn.getByRole('button', { name: 'Sign in' }).click();
     await signIn.waitForURL(/\/settings$/);
     await signIn.close();
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await cli?.stop();
+    await repo?.remove();
   });
 
   it('offers Roll back only for an environment with an earlier finished deploy to go back to', async () => {
@@ -98,6 +110,23 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
     expect(await staging.getByRole('button').count()).toBe(0);
     expect(await staging.textContent()).toContain('No earlier deploy to roll back to');
     expect(await page.getByRole('region', { name: 'development' }).textContent()).toContain('Nothing live');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('lists the builds from git with their state, commit, trigger and the end of their log', async () => {
+    const page = await openPage(desktop);
+    const builds = page.getByRole('region', { name: 'Builds from git' });
+    await builds.waitFor();
+    const rows = builds.getByRole('row').filter({ hasText: 'bld_' });
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('hook: headless-cms-publish-webhook-for-the-marketing-team');
+    expect(await rows.nth(1).textContent()).toContain('git push');
+    expect(await rows.nth(1).textContent()).toMatch(/main@[0-9a-f]{7}/);
+    expect(await rows.nth(1).textContent()).toContain('failed');
+    expect(await rows.nth(1).textContent()).toContain('index.html');
+    await rows.nth(1).getByText('Last lines').click();
+    expect(await rows.nth(1).locator('pre').textContent()).toContain('index.html');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.close();
   });

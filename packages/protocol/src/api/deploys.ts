@@ -7,6 +7,19 @@ export type EnvironmentName = Static<typeof EnvironmentName>;
 
 export const DeployState = Type.Union([Type.Literal('uploading'), Type.Literal('live'), Type.Literal('superseded'), Type.Literal('failed')]);
 
+/** A deploy built by the service from git; null for one made by `svc deploy`. */
+export const DeploySource = Type.Object(
+  {
+    type: Type.Literal('git'),
+    repo: Type.String(),
+    branch: Type.String(),
+    commit: Type.Union([Type.String(), Type.Null()]),
+    trigger: Type.Union([Type.Literal('push'), Type.Literal('hook')]),
+  },
+  { additionalProperties: false },
+);
+export type DeploySource = Static<typeof DeploySource>;
+
 export const DeployInfo = Type.Object(
   {
     id: Type.String(),
@@ -20,6 +33,7 @@ export const DeployInfo = Type.Object(
     url: Type.Union([Type.String(), Type.Null()]),
     previewUrl: Type.String(),
     error: Type.Union([Type.String(), Type.Null()]),
+    source: Type.Union([DeploySource, Type.Null()]),
     createdBy: Type.Union([Type.String(), Type.Null()]),
     createdAt: Timestamp,
     finishedAt: NullableTimestamp,

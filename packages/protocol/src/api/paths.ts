@@ -47,5 +47,11 @@ export const cliPaths = {
   deployFile: (workspace: string, project: string, id: string, sha256: string) => `${cliPaths.deploy(workspace, project, id)}/files/${segment(sha256)}`,
   finalizeDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/finalize`,
   promoteDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/promote`,
+  git: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/git`,
+  hooks: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/hooks`,
+  hook: (workspace: string, project: string, id: string) => `${cliPaths.hooks(workspace, project)}/${segment(id)}`,
+  builds: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/builds`,
+  build: (workspace: string, project: string, id: string) => `${cliPaths.builds(workspace, project)}/${segment(id)}`,
+  buildLog: (workspace: string, project: string, id: string) => `${cliPaths.build(workspace, project, id)}/log`,
   rollback: (workspace: string, project: string) => `${cliPaths.deploys(workspace, project)}/rollback`,
 } as const;

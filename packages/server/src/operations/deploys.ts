@@ -1,5 +1,5 @@
 import { ServiceError, type DeployInfo as EventDeploy, type EventDataMap } from '@svc/protocol';
-import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
+import type { DeployFileEntry, DeployInfo, DeploySource, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { newDeployId, newId } from '../ids.js';
 import {
   deployFileSizes,
@@ -61,6 +61,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
       created_at: now,
       touched_at: now,
       finished_at: null,
+      source: null,
     };
     await insertDeploy(trx, row, input.files.map((file) => ({ deploy_id: row.id, path: file.path, sha256: file.sha256, size: file.size })));
     await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
@@ -84,15 +85,61 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
   const now = context.now();
   const result = await context.store.transaction(async (trx) => {
     const scope = await projectInScope(trx, principal, input.workspace, input.project);
-    if (!(await finishDeploy(trx, row.id, 'ready', now))) throw new ServiceError('conflict', `deploy ${row.id} is not uploading any more`);
-    await setLiveDeploy(trx, scope.project.id, row.environment, row.id, now);
-    const finished: DeployRow = { ...row, state: 'ready', finished_at: now, touched_at: now };
-    await emit(trx, scope, 'deploy.succeeded', { deploy: await eventDeploy(trx, context, scope.project, finished) }, now);
-    return { scope, finished };
+    return { scope, finished: await makeDeployLive(trx, context, scope, row, now) };
   });
   context.store.announceEvents();
   context.store.announceSites();
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
+}
+
+/**
+ * An uploading deploy whose every file is stored goes live for its environment: its state,
+ * the environment's pointer and `deploy.succeeded`, in the caller's transaction. The last
+ * step of every deploy, from `svc deploy` or built from git.
+ */
+export async function makeDeployLive(trx: Db, context: OperationContext, scope: Pick<ProjectInScope, 'project' | 'workspace'>, row: DeployRow, now: number): Promise<DeployRow> {
+  if (!(await finishDeploy(trx, row.id, 'ready', now))) throw new ServiceError('conflict', `deploy ${row.id} is not uploading any more`);
+  await setLiveDeploy(trx, scope.project.id, row.environment, row.id, now);
+  const finished: DeployRow = { ...row, state: 'ready', finished_at: now, touched_at: now };
+  await emit(trx, scope, 'deploy.succeeded', { deploy: await eventDeploy(trx, context, scope.project, finished) }, now);
+  return finished;
+}
+
+/** A deploy built from git starts with its build: recorded uploading and empty, with `deploy.started`, in the caller's transaction. */
+export async function startBuiltDeploy(
+  trx: Db,
+  context: OperationContext,
+  scope: Pick<ProjectInScope, 'project' | 'workspace'>,
+  input: { environment: string; branch: string; commit: string | null; source: DeploySource; createdBy: string },
+  now: number,
+): Promise<DeployRow> {
+  const row: DeployRow = {
+    id: newDeployId(now),
+    project_id: scope.project.id,
+    environment: input.environment,
+    state: 'uploading',
+    branch: input.branch,
+    git_commit: input.commit,
+    file_count: 0,
+    total_bytes: 0,
+    error: null,
+    created_by: input.createdBy,
+    created_at: now,
+    touched_at: now,
+    finished_at: null,
+    source: JSON.stringify(input.source),
+  };
+  await insertDeploy(trx, row, []);
+  await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
+  return row;
+}
+
+/** An uploading deploy fails with `deploy.failed` saying why, in the caller's transaction; false when it had finished already. */
+export async function failDeploy(trx: Db, context: OperationContext, scope: Pick<ProjectInScope, 'project' | 'workspace'>, row: DeployRow, reason: string, now: number): Promise<boolean> {
+  if (!(await finishDeploy(trx, row.id, 'failed', now, reason))) return false;
+  const failedRow: DeployRow = { ...row, state: 'failed', finished_at: now, error: reason };
+  await emit(trx, scope, 'deploy.failed', { deploy: await eventDeploy(trx, context, scope.project, failedRow) }, now);
+  return true;
 }
 
 /**
@@ -106,12 +153,9 @@ export async function failStaleDeploys(context: OperationContext): Promise<numbe
   let failed = 0;
   for (const row of stale) {
     const done = await context.store.transaction(async (trx) => {
-      if (!(await finishDeploy(trx, row.id, 'failed', now, 'the upload stopped before the deploy was finished'))) return false;
       const project = await findProjectById(trx, row.project_id);
       const workspace = await findWorkspaceById(trx, project.workspace_id);
-      const failedRow: DeployRow = { ...row, state: 'failed', finished_at: now, error: 'the upload stopped before the deploy was finished' };
-      await emit(trx, { project, workspace }, 'deploy.failed', { deploy: await eventDeploy(trx, context, project, failedRow) }, now);
-      return true;
+      return failDeploy(trx, context, { project, workspace }, row, 'the upload stopped before the deploy was finished', now);
     });
     if (done) failed += 1;
   }
@@ -206,7 +250,7 @@ async function eventDeploy(db: Db, context: OperationContext, project: ProjectRo
   return info;
 }
 
-async function deployInfo(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<DeployInfo> {
+export async function deployInfo(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<DeployInfo> {
   return toDeployInfo(context, row, await liveDeploys(db, project.id), await listProjectDomains(db, project.id));
 }
 
@@ -226,6 +270,7 @@ function toDeployInfo(context: OperationContext, row: DeployRow, live: Map<strin
     url: domain ? siteUrl(context.urls.baseUrl, domain.hostname) : null,
     previewUrl: siteUrl(context.urls.baseUrl, `${row.id}.${context.options.previewDomain}`),
     error: row.error,
+    source: row.source === null ? null : (JSON.parse(row.source) as DeploySource),
     createdBy: row.created_by,
     createdAt: isoTime(row.created_at),
     finishedAt: isoTimeOrNull(row.finished_at),

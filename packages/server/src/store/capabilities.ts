@@ -16,6 +16,11 @@ export interface BackendCapabilities {
    */
   readonly rowLocks: boolean;
   /**
+   * Only one server uses the store at a time (SQLite's data dir): at start, work another
+   * process held (a running build) was left by a server that stopped.
+   */
+  readonly singleInstance: boolean;
+  /**
    * Whether a top-level field of a JSON document kept as text is JSON `true` (never null:
    * false when the field is absent or anything else).
    */
@@ -27,6 +32,7 @@ export const sqliteCapabilities: BackendCapabilities = {
   skipLocked: false,
   writeConcurrency: 1,
   rowLocks: false,
+  singleInstance: true,
   jsonFieldIsTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${sql.lit(`$.${key}`)}) IS 'true')`,
 };
 
@@ -35,5 +41,6 @@ export const postgresCapabilities: BackendCapabilities = {
   skipLocked: true,
   writeConcurrency: 4,
   rowLocks: true,
+  singleInstance: false,
   jsonFieldIsTrue: (column, key) => sql<SqlBool>`coalesce((${sql.ref(column)}::json -> ${sql.lit(key)})::text = 'true', false)`,
 };

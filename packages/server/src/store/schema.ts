@@ -30,6 +30,9 @@ export interface Database {
   live_deploys: LiveDeploysTable;
   workspace_contents: WorkspaceContentsTable;
   submission_contents: SubmissionContentsTable;
+  git_connections: GitConnectionsTable;
+  deploy_hooks: DeployHooksTable;
+  builds: BuildsTable;
 }
 
 export interface WorkspacesTable {
@@ -276,6 +279,8 @@ export interface DeploysTable {
   /** When it last made progress; an upload idle past the deploy timeout fails. */
   touched_at: number;
   finished_at: number | null;
+  /** Where it came from, as JSON: null for `svc deploy`, `{"type":"git",…}` for a build (docs/hosting.md). */
+  source: string | null;
 }
 
 export interface DeployFilesTable {
@@ -293,6 +298,59 @@ export interface LiveDeploysTable {
   updated_at: number;
 }
 
+/** A project's repository (docs/hosting.md, "Deploys from git"). */
+export interface GitConnectionsTable {
+  project_id: string;
+  /** `git_…`: names the push webhook's address. */
+  id: string;
+  repo_url: string;
+  /** The access token of a private repository, sealed; null for a public one. */
+  token_sealed: string | null;
+  /** The push webhook's secret, sealed (GitHub and Gitea sign with it). */
+  push_secret_sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeployHooksTable {
+  id: string;
+  project_id: string;
+  name: string;
+  environment: string;
+  /** SHA-256 (hex) of the secret in the hook's URL. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export type BuildState = 'queued' | 'building' | 'succeeded' | 'failed' | 'canceled';
+export type BuildTrigger = 'push' | 'hook';
+
+export interface BuildsTable {
+  id: string;
+  project_id: string;
+  environment: string;
+  branch: string;
+  /** Null while a hook's build waits: the branch's head is read when it starts. */
+  git_commit: string | null;
+  trigger: BuildTrigger;
+  /** `git push`, or the deploy hook's name. */
+  created_by: string;
+  state: BuildState;
+  error: string | null;
+  /** The last 1 MiB of the build's output. */
+  log: string;
+  deploy_id: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export type GitConnectionRow = Selectable<GitConnectionsTable>;
+export type DeployHookRow = Selectable<DeployHooksTable>;
+export type BuildRow = Selectable<BuildsTable>;
 export type DeployRow = Selectable<DeploysTable>;
 export type DeployFileRow = Selectable<DeployFilesTable>;
 export type RequestRow = Selectable<RequestsTable>;

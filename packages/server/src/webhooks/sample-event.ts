@@ -58,6 +58,7 @@ function deploy(now: number, createdAt: string, url: string | null): EventDataMa
       url,
       previewUrl: `https://${id}.preview.example.com`,
       error: null,
+      source: null,
       createdAt,
       finishedAt: url === null ? null : createdAt,
     },

@@ -19,6 +19,7 @@ import { submissionRoutes } from './submissions.js';
 import { tokenRoutes } from './tokens.js';
 import { deliveryRoutes } from './deliveries.js';
 import { deployRoutes } from './deploys.js';
+import { buildRoutes } from './builds.js';
 import { webhookRoutes } from './webhooks.js';
 import { validatedSerializer } from './validated-serializer.js';
 
@@ -38,7 +39,7 @@ export interface CliApi {
 }
 
 /** One file per resource; each registers its routes relative to `/api/cli`. */
-const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes];
+const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes, buildRoutes];
 
 /**
  * The private CLI API (docs/cli-api.md): bearer tokens, a per-token rate limit, requests

@@ -1,5 +1,6 @@
-import type { DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
+import type { BuildState, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
+import type { BuildWithLogTail } from '../../operations/builds.js';
 import { Badge, DataTable, Empty, Notice, PostButton, Time, type Tone } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
@@ -7,6 +8,8 @@ import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-pag
 export interface DeploysPageProps extends ProjectPageBase {
   readonly deploys: readonly DeployInfo[];
   readonly live: ListDeploysResponse['live'];
+  /** Builds from git, newest first, each with its log's last lines. */
+  readonly builds: readonly BuildWithLogTail[];
   /** The project's environments, from service.json. */
   readonly environments: readonly EnvironmentName[];
   /** Each environment's hostnames, from service.json. */
@@ -19,6 +22,7 @@ export interface DeploysPageProps extends ProjectPageBase {
 }
 
 const stateTones: Record<DeployInfo['state'], Tone> = { live: 'ok', uploading: 'warn', superseded: 'neutral', failed: 'bad' };
+const buildTones: Record<BuildState, Tone> = { queued: 'neutral', building: 'warn', succeeded: 'ok', failed: 'bad', canceled: 'neutral' };
 
 /** Deploys per environment (docs/hosting.md): which one is live, promote, roll back. */
 export function DeploysPage(props: DeploysPageProps) {
@@ -40,6 +44,7 @@ export function DeploysPage(props: DeploysPageProps) {
           <EnvironmentCard key={environment} environment={environment} {...props} path={path} />
         ))}
       </div>
+      {props.builds.length > 0 ? <BuildsSection builds={props.builds} /> : null}
       {props.deploys.length === 0 ? (
         <div class="card">
           <Empty title="No deploys yet">
@@ -67,7 +72,7 @@ export function DeploysPage(props: DeploysPageProps) {
                 </td>
                 <td data-label="State">
                   <Badge tone={stateTones[deploy.state]}>{deploy.state === 'live' ? `live on ${deploy.liveIn.join(', ')}` : deploy.state}</Badge>
-                  {deploy.error ? <div class="muted small">{deploy.error}</div> : null}
+                  {deploy.error ? <div class="muted small deploy-source">{deploy.error.split('\n')[0]}</div> : null}
                 </td>
                 <td data-label="Created">
                   <span class="nowrap">
@@ -92,6 +97,51 @@ export function DeploysPage(props: DeploysPageProps) {
         </section>
       )}
     </Shell>
+  );
+}
+
+/** Builds from git (docs/hosting.md, "Deploys from git"): state, commit, trigger, and the end of each log. */
+function BuildsSection(props: { builds: readonly BuildWithLogTail[] }) {
+  return (
+    <section class="card" aria-labelledby="builds-title">
+      <h2 id="builds-title">Builds from git</h2>
+      <DataTable headers={['Build', 'State', 'Trigger', 'Log']}>
+        {props.builds.map((build) => (
+          <tr key={build.id}>
+            <td data-label="Build" class="deploy-cell">
+              <span class="mono deploy-id">{build.id}</span>
+              <div class="muted small">
+                <span class="deploy-environment">{build.environment}</span>
+                <span class="deploy-source">{` · ${build.branch}@${build.commit === null ? 'head' : build.commit.slice(0, 7)}`}</span>
+              </div>
+            </td>
+            <td data-label="State">
+              <Badge tone={buildTones[build.status]}>{build.status}</Badge>
+              {build.error ? <div class="muted small deploy-source">{build.error}</div> : null}
+            </td>
+            <td data-label="Trigger">
+              <span class="deploy-source">{build.trigger === 'push' ? 'git push' : `hook: ${build.createdBy}`}</span>
+              <div class="muted small nowrap">
+                <Time at={build.createdAt} />
+              </div>
+            </td>
+            <td data-label="Log">
+              {build.logTail === '' ? (
+                <span class="muted small">none yet</span>
+              ) : (
+                <details>
+                  <summary>Last lines</summary>
+                  <pre class="block" tabIndex={0} aria-label={`The end of ${build.id}'s log`}>{build.logTail}</pre>
+                  <p class="muted small">
+                    The whole log: <code>svc builds logs {build.id}</code>
+                  </p>
+                </details>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+    </section>
   );
 }
 

@@ -97,3 +97,12 @@ export async function hostedSite(db: Db, hostname: string): Promise<{ projectId:
 export async function deployFiles(db: Db, deployId: string, limit: number): Promise<DeployFileRow[]> {
   return db.selectFrom('deploy_files').selectAll().where('deploy_id', '=', deployId).limit(limit).execute();
 }
+
+/** A deploy built on the server gets its files once its build has made them; it stays uploading. */
+export async function setDeployFiles(db: Db, deployId: string, files: readonly DeployFileRow[], bytes: number, now: number): Promise<void> {
+  await db.deleteFrom('deploy_files').where('deploy_id', '=', deployId).execute();
+  for (let index = 0; index < files.length; index += 500) {
+    await db.insertInto('deploy_files').values(files.slice(index, index + 500)).execute();
+  }
+  await db.updateTable('deploys').set({ file_count: files.length, total_bytes: bytes, touched_at: now }).where('id', '=', deployId).execute();
+}

@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { ServiceError } from '@svc/protocol';
+import type { DeploySource } from '@svc/protocol/api';
+import type { OperationContext } from '../operations/context.js';
+import { storeBuiltSite } from '../operations/built-site.js';
+import { failDeploy, makeDeployLive, startBuiltDeploy } from '../operations/deploys.js';
+import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
+import { abandonedBuilds, claimQueuedBuilds, finishBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
+import { findDeployById, setDeployFiles, touchDeploy } from '../store/queries/deploys.js';
+import { findGitConnection } from '../store/queries/git-connections.js';
+import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
+import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
+import { BuildLog, buildLogLimit } from './build-log.js';
+import { checkRepoAddress } from './repo-url.js';
+import { BuildError, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
+
+/** Lines of the log that `deploy.failed` carries with the reason. */
+const failedLogLines = 20;
+
+/**
+ * Runs builds from git (docs/hosting.md, "Deploys from git"): claims queued builds through
+ * the database (any instance with role `all` or `worker`; two never run the same build, and
+ * an environment runs one build at a time), runs each with the runner, and deploys its
+ * output the way `svc deploy` does. A running build's lease is renewed while it runs; a
+ * build whose lease ran out was left by a stopped server and is failed, saying so.
+ */
+export class BuildWorker {
+  private readonly owner = `build-${randomBytes(8).toString('hex')}`;
+  private readonly running = new Map<string, AbortController>();
+  private readonly finished = new Set<Promise<void>>();
+  private stopped = false;
+  private filling: Promise<void> | null = null;
+  private again = false;
+  private poll: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly context: OperationContext,
+    private readonly logger: Logger,
+    private readonly reportFailure: (error: unknown, what: string) => void,
+  ) {}
+
+  /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
+  async start(): Promise<void> {
+    await this.recover(this.context.store.capabilities.singleInstance);
+    this.unsubscribe = this.context.store.onEvents(() => this.wake());
+    this.poll = setInterval(() => {
+      this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
+      this.wake();
+    }, this.context.options.builds.pollIntervalMs);
+    this.poll.unref();
+    this.wake();
+  }
+
+  /** Stops claiming; running builds are aborted and end failed ("the server stopped"). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.poll) clearInterval(this.poll);
+    for (const controller of this.running.values()) controller.abort();
+    await this.filling;
+    await Promise.allSettled([...this.finished]);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((error: unknown) => this.reportFailure(error, 'could not claim builds'))
+      .finally(() => {
+        this.filling = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    const settings = this.context.options.builds;
+    while (!this.stopped && this.running.size < settings.concurrency) {
+      const now = this.context.now();
+      const claim = { limit: 1, now, owner: this.owner, expiresAt: now + settings.leaseMs };
+      const claimed = await this.context.store.transaction((trx) => claimQueuedBuilds(trx, this.context.store.capabilities, claim)).catch((error: unknown) => {
+        // Two instances met on one environment: the unique index decided; the other one runs it.
+        if (this.context.store.classifyFailure(error) === 'unique') return [];
+        throw error;
+      });
+      const build = claimed[0];
+      if (build === undefined) return;
+      const controller = new AbortController();
+      this.running.set(build.id, controller);
+      const done = this.run(build, controller)
+        .catch((error: unknown) => this.reportFailure(error, `build ${build.id} failed unexpectedly`))
+        .finally(() => {
+          this.running.delete(build.id);
+          this.finished.delete(done);
+          this.wake();
+        });
+      this.finished.add(done);
+    }
+  }
+
+  private async run(build: BuildRow, controller: AbortController): Promise<void> {
+    const { context } = this;
+    const settings = context.options.builds;
+    const log = new BuildLog();
+    const project = await findProjectById(context.store.db, build.project_id);
+    const workspace = await findWorkspaceById(context.store.db, project.workspace_id);
+    const connection = await findGitConnection(context.store.db, project.id);
+    const workDir = join(context.options.dataDir, 'builds', build.id);
+    let commit = build.git_commit;
+    let deploy: DeployRow | null = null;
+    const heartbeat = setInterval(() => {
+      void this.renew(build, deploy, log, controller);
+    }, Math.max(50, Math.floor(settings.leaseMs / 3)));
+    heartbeat.unref();
+    try {
+      if (!connection) throw new BuildError('fetch_failed', 'the project has no repository: run `svc git connect --repo URL`');
+      const repoToken = connection.token_sealed === null ? undefined : context.secrets.open(connection.token_sealed, repoTokenContext(project.id));
+      const unreachable = await checkRepoAddress(connection.repo_url, repoUrlPolicy(context));
+      if (unreachable !== null) throw new BuildError('fetch_failed', `the repository cannot be reached: ${unreachable}`);
+      if (commit === null) {
+        log.append(`reading the head of ${build.branch}\n`);
+        commit = await resolveBranchHead(connection.repo_url, build.branch, {
+          repoToken,
+          allowLocalRepos: settings.allowLocalRepos,
+          allowPrivateTargets: context.options.allowPrivateTargets,
+          signal: controller.signal,
+        });
+        await updateBuildProgress(context.store.db, build.id, this.owner, { git_commit: commit });
+      }
+      deploy = await this.startDeploy(build, project, workspace, connection.repo_url, commit);
+      log.append(`building ${commit} of ${build.branch} (${project.framework}) for ${build.environment}\n`);
+      const result = await runBuild({
+        projectId: project.id,
+        repoUrl: connection.repo_url,
+        ...(repoToken === undefined ? {} : { repoToken }),
+        commit,
+        branch: build.branch,
+        framework: project.framework,
+        workDir,
+        timeoutMs: settings.timeoutMs,
+        sandbox: settings.sandbox,
+        allowLocalRepos: settings.allowLocalRepos,
+        allowPrivateTargets: context.options.allowPrivateTargets,
+        cacheDir: projectGitCache(context.options.dataDir, project.id),
+        privateDirs: [context.options.dataDir],
+        memoryBytes: settings.memoryBytes,
+        outputLimits: context.options.deployLimits,
+        signal: controller.signal,
+        onLog: (chunk) => log.append(chunk),
+      });
+      log.append('deploying the output\n');
+      const site = await storeBuiltSite(context, workspace.id, result.outputDir);
+      const live = deploy;
+      await context.store.transaction(async (trx) => {
+        await setDeployFiles(trx, live.id, site.files.map((file) => ({ deploy_id: live.id, ...file })), site.bytes, context.now());
+        const now = context.now();
+        await makeDeployLive(trx, context, { project, workspace }, { ...live, file_count: site.files.length, total_bytes: site.bytes }, now);
+        log.append(`live: ${live.id} (${site.files.length} files)\n`);
+        await finishBuild(trx, build.id, this.owner, { state: 'succeeded', error: null, log: log.value, now });
+      });
+      context.store.announceEvents();
+      context.store.announceSites();
+      this.logger.info({ build: build.id, deploy: live.id, environment: build.environment }, 'build deployed');
+    } catch (error) {
+      const reason = this.reasonOf(error, controller);
+      log.append(`failed: ${reason}\n`);
+      await this.fail(build, deploy ?? (await this.startDeploy(build, project, workspace, connection?.repo_url ?? '', commit).catch(() => null)), project, workspace, reason, log);
+    } finally {
+      clearInterval(heartbeat);
+      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  private reasonOf(error: unknown, controller: AbortController): string {
+    if (this.stopped && controller.signal.aborted) return 'the server stopped during the build; push again or call the deploy hook';
+    if (error instanceof BuildError) return error.message;
+    if (error instanceof ServiceError) return error.message;
+    this.reportFailure(error, 'a build failed unexpectedly');
+    return 'the build failed on the server (see the server log)';
+  }
+
+  /** The build's deploy, recorded with `deploy.started`, and the build pointed at it. */
+  private async startDeploy(build: BuildRow, project: ProjectRow, workspace: WorkspaceRow, repo: string, commit: string | null): Promise<DeployRow> {
+    const source: DeploySource = { type: 'git', repo, branch: build.branch, commit, trigger: build.trigger };
+    const row = await this.context.store.transaction(async (trx) => {
+      const started = await startBuiltDeploy(trx, this.context, { project, workspace }, { environment: build.environment, branch: build.branch, commit, source, createdBy: build.created_by }, this.context.now());
+      await updateBuildProgress(trx, build.id, this.owner, { deploy_id: started.id });
+      return started;
+    });
+    this.context.store.announceEvents();
+    return row;
+  }
+
+  private async fail(build: BuildRow, deploy: DeployRow | null, project: ProjectRow, workspace: WorkspaceRow, reason: string, log: BuildLog): Promise<void> {
+    const { context } = this;
+    const now = context.now();
+    const withLog = `${reason}\n${log.lastLines(failedLogLines)}`.slice(0, 8_000);
+    await context.store.transaction(async (trx) => {
+      if (deploy) await failDeploy(trx, context, { project, workspace }, deploy, withLog, now);
+      await finishBuild(trx, build.id, this.owner, { state: 'failed', error: reason, log: log.value, now });
+    });
+    context.store.announceEvents();
+    this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
+  }
+
+  /** Renews the lease, keeps the deploy from looking stalled, and stores the log; aborts the build when it is no longer ours. */
+  private async renew(build: BuildRow, deploy: DeployRow | null, log: BuildLog, controller: AbortController): Promise<void> {
+    try {
+      const now = this.context.now();
+      if (!(await renewBuildLease(this.context.store.db, build.id, this.owner, now + this.context.options.builds.leaseMs))) {
+        controller.abort();
+        return;
+      }
+      if (deploy) await touchDeploy(this.context.store.db, deploy.id, now);
+      if (log.takeChanged()) await updateBuildProgress(this.context.store.db, build.id, this.owner, { log: log.value });
+    } catch (error) {
+      this.reportFailure(error, `could not renew build ${build.id}`);
+    }
+  }
+
+  /**
+   * Builds left building by a server that stopped: those whose lease ran out, or (`all`,
+   * on a store only one server uses, at start) every one. Each is failed with the reason,
+   * and its deploy too; what was live stays live.
+   */
+  private async recover(all: boolean): Promise<void> {
+    const { context } = this;
+    const now = context.now();
+    const left = await abandonedBuilds(context.store.db, all ? Number.MAX_SAFE_INTEGER : now, 100);
+    const reason = 'the server running this build stopped (killed or restarted) before it finished; push again or call the deploy hook';
+    for (const build of left) {
+      if (this.running.has(build.id)) continue;
+      await context.store.transaction(async (trx) => {
+        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: `${build.log}failed: ${reason}\n`.slice(-buildLogLimit), now }))) return;
+        const deploy = build.deploy_id === null ? undefined : await findDeployById(trx, build.deploy_id);
+        if (deploy) {
+          const project = await findProjectById(trx, build.project_id);
+          const workspace = await findWorkspaceById(trx, project.workspace_id);
+          await failDeploy(trx, context, { project, workspace }, deploy, reason, now);
+        }
+      });
+      this.logger.warn({ build: build.id }, 'failed a build a stopped server left building');
+    }
+    if (left.length > 0) context.store.announceEvents();
+  }
+}

@@ -1,0 +1,21 @@
+/** Why a build did not produce its output; stable codes that the build queue records. */
+export type BuildErrorCode = 'fetch_failed' | 'build_failed' | 'timeout' | 'canceled' | 'sandbox_unavailable' | 'output_missing';
+
+/** A build that ended without output. `message` is one line, written for the person reading the build's page. */
+export class BuildError extends Error {
+  override readonly name = 'BuildError';
+  /** The last 1 MiB of the build's log up to the failure (set by `runBuild`). */
+  log = '';
+
+  constructor(
+    readonly code: BuildErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The log's last lines, for `deploy.failed` and the build's page. */
+  logTail(lines = 20): string {
+    return this.log.replace(/\n+$/, '').split('\n').slice(-lines).join('\n');
+  }
+}

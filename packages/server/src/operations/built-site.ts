@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { ServiceError } from '@svc/protocol';
+import type { DeployFileEntry } from '@svc/protocol/api';
+import { walkSite } from '@svc/protocol/site-files';
+import { addWorkspaceContent } from '../store/queries/contents.js';
+import type { OperationContext } from './context.js';
+import { checkManifest, contentsToUpload } from './deploy-uploads.js';
+
+/**
+ * What `svc deploy` does on a laptop, done by the server with a build's output folder
+ * (docs/hosting.md, "Deploys from git"): the same walk and never-uploaded rules
+ * (`walkSite` of @svc/protocol), the same limits (`checkManifest`), the same question of
+ * which contents the workspace lacks (`contentsToUpload`), each missing content stored
+ * and checked against its hash like an upload. Returns the deploy's file list.
+ */
+export async function storeBuiltSite(context: OperationContext, workspaceId: string, folder: string): Promise<{ files: DeployFileEntry[]; bytes: number }> {
+  const { files: entries } = await walkSite(folder);
+  if (entries.length === 0) throw new ServiceError('validation_failed', 'the build\'s output folder is empty');
+  if (!entries.some((entry) => entry.path === 'index.html')) {
+    throw new ServiceError('validation_failed', 'the build\'s output has no index.html at its root, so the site would answer 404: check the framework in service.json');
+  }
+  const absolute = new Map(entries.map((entry) => [entry.path, entry.absolute]));
+  const files: DeployFileEntry[] = [];
+  for (const entry of entries) files.push({ path: entry.path, ...(await hashFile(entry.absolute)) });
+  const bytes = checkManifest(context.options.deployLimits, files);
+  const missing = new Set(await contentsToUpload(context, workspaceId, files));
+  for (const file of files) {
+    if (!missing.has(file.sha256)) continue;
+    missing.delete(file.sha256);
+    const staged = await context.store.files.stage(createReadStream(absolute.get(file.path) ?? '') as AsyncIterable<Uint8Array>);
+    if (staged.sha256 !== file.sha256) {
+      await staged.discard();
+      throw new ServiceError('conflict', `${file.path} changed while it was deployed`);
+    }
+    await staged.commit();
+    await addWorkspaceContent(context.store.db, workspaceId, staged.sha256, context.now());
+  }
+  return { files, bytes };
+}
+
+async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    size += chunk.byteLength;
+  }
+  return { sha256: hash.digest('hex'), size };
+}

@@ -1,0 +1,104 @@
+import type { BackendCapabilities } from '../capabilities.js';
+import type { BuildRow } from '../schema.js';
+import type { Db } from '../store.js';
+
+/**
+ * Queues a build: a build still queued for the same environment is replaced (canceled,
+ * saying by which), so at most one waits per environment (`builds_one_queued`).
+ */
+export async function queueBuild(trx: Db, row: BuildRow): Promise<string[]> {
+  const replaced = await trx
+    .updateTable('builds')
+    .set({ state: 'canceled', error: `replaced by ${row.id}, a newer build of ${row.environment}`, finished_at: row.created_at })
+    .where('project_id', '=', row.project_id)
+    .where('environment', '=', row.environment)
+    .where('state', '=', 'queued')
+    .returning('id')
+    .execute();
+  await trx.insertInto('builds').values(row).execute();
+  return replaced.map((entry) => entry.id);
+}
+
+/**
+ * Leases up to `limit` queued builds whose environment has no build running, oldest first,
+ * in the caller's transaction. On PostgreSQL rows another instance is claiming are skipped;
+ * the unique index of building builds per environment is the last word if two meet.
+ */
+export async function claimQueuedBuilds(trx: Db, capabilities: BackendCapabilities, claim: { limit: number; now: number; owner: string; expiresAt: number }): Promise<BuildRow[]> {
+  if (claim.limit <= 0) return [];
+  let ready = trx
+    .selectFrom('builds as queued')
+    .select('queued.id')
+    .where('queued.state', '=', 'queued')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('builds as running')
+            .select('running.id')
+            .whereRef('running.project_id', '=', 'queued.project_id')
+            .whereRef('running.environment', '=', 'queued.environment')
+            .where('running.state', '=', 'building'),
+        ),
+      ),
+    )
+    .orderBy('queued.created_at')
+    .limit(claim.limit);
+  if (capabilities.skipLocked) ready = ready.forUpdate().skipLocked();
+  const ids = (await ready.execute()).map((row) => row.id);
+  if (ids.length === 0) return [];
+  return trx
+    .updateTable('builds')
+    .set({ state: 'building', lease_owner: claim.owner, lease_expires_at: claim.expiresAt, started_at: claim.now })
+    .where('id', 'in', ids)
+    .where('state', '=', 'queued')
+    .returningAll()
+    .execute();
+}
+
+/** Renews a running build's lease; false when this instance no longer holds it. */
+export async function renewBuildLease(db: Db, id: string, owner: string, expiresAt: number): Promise<boolean> {
+  const result = await db.updateTable('builds').set({ lease_expires_at: expiresAt }).where('id', '=', id).where('state', '=', 'building').where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updateBuildProgress(db: Db, id: string, owner: string, changes: { log?: string; git_commit?: string; deploy_id?: string }): Promise<void> {
+  await db.updateTable('builds').set(changes).where('id', '=', id).where('state', '=', 'building').where('lease_owner', '=', owner).execute();
+}
+
+/** Ends a running build; false when it was not this instance's running build any more. */
+export async function finishBuild(
+  db: Db,
+  id: string,
+  owner: string | null,
+  end: { state: 'succeeded' | 'failed'; error: string | null; log: string; now: number },
+): Promise<boolean> {
+  let query = db
+    .updateTable('builds')
+    .set({ state: end.state, error: end.error, log: end.log, finished_at: end.now, lease_owner: null, lease_expires_at: null })
+    .where('id', '=', id)
+    .where('state', '=', 'building');
+  if (owner !== null) query = query.where('lease_owner', '=', owner);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Running builds whose lease ran out before `now`: their server stopped. */
+export async function abandonedBuilds(db: Db, now: number, limit: number): Promise<BuildRow[]> {
+  return db.selectFrom('builds').selectAll().where('state', '=', 'building').where('lease_expires_at', '<', now).orderBy('lease_expires_at').limit(limit).execute();
+}
+
+export async function listBuilds(db: Db, projectId: string, environment: string | undefined, limit: number): Promise<BuildRow[]> {
+  let query = db.selectFrom('builds').selectAll().where('project_id', '=', projectId);
+  if (environment !== undefined) query = query.where('environment', '=', environment);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function findBuild(db: Db, projectId: string, id: string): Promise<BuildRow | undefined> {
+  return db.selectFrom('builds').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether any build waits: the worker's safety-net poll looks before it claims. */
+export async function hasQueuedBuild(db: Db): Promise<boolean> {
+  return (await db.selectFrom('builds').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
+}
