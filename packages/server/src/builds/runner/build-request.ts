@@ -33,8 +33,13 @@ export interface BuildRequest {
   readonly memoryBytes?: number | undefined;
   /** Output limits, default the deploy limits (20,000 files, 1 GiB, 100 MiB per file). */
   readonly outputLimits?: DeployLimits | undefined;
-  /** Whether the build may use the network (default true: npm's registry, a CMS's API). */
+  /** Whether installing dependencies may use the network (default true: npm's registry). */
   readonly network?: boolean | undefined;
+  /**
+   * Whether the repository's own build step may use the network (`--build-network`, default
+   * false): with it the build can reach whatever listens on the host, the database included.
+   */
+  readonly buildNetwork?: boolean | undefined;
 }
 
 export interface BuildResult {

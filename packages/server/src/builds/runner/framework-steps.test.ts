@@ -29,6 +29,12 @@ describe('frameworkPlan', () => {
     expect(plan.steps[0]?.args).toContain('--include=dev');
   });
 
+  it('gives the network to installing only, and to the build step only when the operator allows it', () => {
+    const files = { 'package.json': '{}', 'package-lock.json': '{}' };
+    expect(frameworkPlan('astro', checkout(files)).steps.map((step) => step.network)).toEqual([true, false]);
+    expect(frameworkPlan('astro', checkout(files), { buildNetwork: true }).steps.map((step) => step.network)).toEqual([true, true]);
+  });
+
   it('builds next into out with npm install without a lock file', () => {
     const plan = frameworkPlan('next', checkout({ 'package.json': '{}' }));
     expect(plan.outputDir).toBe('out');

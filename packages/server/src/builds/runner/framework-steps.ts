@@ -23,18 +23,20 @@ export interface FrameworkPlan {
  * `unknown` cannot be built.
  *
  * Installing runs no package's scripts (`--ignore-scripts`): what runs while the network is
- * there is npm alone, and the repository's own code runs in `npm run build`. Dev
+ * there is npm alone. The repository's own code runs in `npm run build`, without the network
+ * unless the operator allows it (`--build-network`): with it, a build could reach services
+ * that trust local connections, such as the server's database. Dev
  * dependencies are installed although `NODE_ENV` is `production`, since build tools
  * usually are ones. A project `.npmrc` cannot swap the git npm runs (`--git=git`).
  */
-export function frameworkPlan(framework: string, checkoutDir: string): FrameworkPlan {
+export function frameworkPlan(framework: string, checkoutDir: string, options: { readonly buildNetwork?: boolean | undefined } = {}): FrameworkPlan {
   switch (framework) {
     case 'static':
       return { steps: [], outputDir: '' };
     case 'astro':
-      return { steps: npmSteps(checkoutDir), outputDir: 'dist' };
+      return { steps: npmSteps(checkoutDir, options.buildNetwork === true), outputDir: 'dist' };
     case 'next':
-      return { steps: npmSteps(checkoutDir), outputDir: 'out' };
+      return { steps: npmSteps(checkoutDir, options.buildNetwork === true), outputDir: 'out' };
     case 'unknown':
       throw new BuildError('build_failed', 'the project\'s framework is "unknown": set "framework" in service.json to static, astro or next to build from git');
     default:
@@ -42,12 +44,12 @@ export function frameworkPlan(framework: string, checkoutDir: string): Framework
   }
 }
 
-function npmSteps(checkoutDir: string): BuildStep[] {
+function npmSteps(checkoutDir: string, buildNetwork: boolean): BuildStep[] {
   if (!existsSync(join(checkoutDir, 'package.json'))) throw new BuildError('build_failed', 'the repository has no package.json at its root, so there is nothing to build with npm');
   const locked = existsSync(join(checkoutDir, 'package-lock.json')) || existsSync(join(checkoutDir, 'npm-shrinkwrap.json'));
   const quiet = ['--no-audit', '--no-fund', '--no-update-notifier'];
   return [
     { command: 'npm', args: [locked ? 'ci' : 'install', '--include=dev', '--ignore-scripts', '--git=git', ...quiet], network: true },
-    { command: 'npm', args: ['run', 'build', '--no-update-notifier'], network: true },
+    { command: 'npm', args: ['run', 'build', '--no-update-notifier'], network: buildNetwork },
   ];
 }

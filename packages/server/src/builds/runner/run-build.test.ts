@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -149,6 +150,30 @@ fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'ok');
     }
   });
 
+  it('keeps the build step off the network, so it cannot reach what listens on the host, unless allowed', async () => {
+    if (!bwrap) return;
+    const listener = createServer((socket) => socket.end('hello from the host\n'));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (listener.address() as AddressInfo).port;
+      const script = `
+const socket = require('node:net').connect(${port}, '127.0.0.1');
+socket.on('data', (data) => { console.log('REACHED ' + data.toString().trim()); socket.destroy(); done(); });
+socket.on('error', (error) => { console.log('UNREACHABLE ' + error.code); done(); });
+function done() { require('node:fs').mkdirSync('dist', { recursive: true }); require('node:fs').writeFileSync('dist/index.html', 'ok'); }
+`;
+      const made = repo();
+      const commit = made.commit(npmProject(script));
+      const closed = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'bwrap' }));
+      expect(closed.log).toMatch(/UNREACHABLE E[A-Z]+/);
+      expect(closed.log).not.toContain('REACHED hello');
+      const opened = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'bwrap', buildNetwork: true }));
+      expect(opened.log).toContain('REACHED hello from the host');
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
   it('without a sandbox still gives a build none of the server variables', async () => {
     process.env.SVC_SECRET_CANARY = canaryText;
     try {
@@ -162,8 +187,9 @@ fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'ok');
     }
   });
 
-  it.each(['bwrap', 'none'] as const)('kills the whole process tree at the timeout (sandbox %s)', async (sandbox) => {
-    if (sandbox === 'bwrap' && !bwrap) return;
+  // Without a sandbox the same process-group kill runs; process-tree.test.ts proves it at a deadline.
+  it('kills the whole process tree at the timeout', async () => {
+    const sandbox = bwrap ? 'bwrap' : 'none';
     const marker = `svc-hang-${randomBytes(6).toString('hex')}`;
     const made = repo();
     const commit = made.commit(npmProject(hangingBuild(marker)));

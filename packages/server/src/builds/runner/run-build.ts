@@ -67,7 +67,7 @@ async function build(request: BuildRequest, write: (chunk: string) => void, log:
 
   await fetchSource(request, { checkoutDir, workDir, deadline, write });
 
-  const plan = frameworkPlan(request.framework, checkoutDir);
+  const plan = frameworkPlan(request.framework, checkoutDir, { buildNetwork: request.buildNetwork });
   write(`Framework ${request.framework}: ${plan.steps.length === 0 ? 'nothing to build' : `${plan.steps.length} steps`}; sandbox: ${sandbox === 'bwrap' ? 'bubblewrap' : 'none (the build runs with the server\'s file access)'}\n`);
   const memoryBytes = request.memoryBytes ?? defaultBuildMemoryBytes;
   const env =
