@@ -171,6 +171,7 @@ export const serveFlags: readonly ServeFlag[] = [
     },
   },
   { flag: '--build-memory', value: '<size>', env: 'SVC_BUILD_MEMORY', defaultValue: '2GiB', description: 'memory cap of one build; past it the build fails saying so', apply: size((draft, bytes) => (draft.builds = { ...draft.builds, memoryBytes: bytes })) },
+  { flag: '--build-network', env: 'SVC_BUILD_NETWORK', description: "give the repository's build step the network (installing always has it); it can then reach what listens on this host", apply: (text, draft) => void (draft.builds = { ...draft.builds, network: parseBoolean(text) }) },
   { flag: '--allow-local-repos', env: 'SVC_ALLOW_LOCAL_REPOS', description: 'accept file:// URLs and local paths as repositories (development and tests)', apply: (text, draft) => void (draft.builds = { ...draft.builds, allowLocalRepos: parseBoolean(text) }) },
   { flag: '--build-lease', value: '<duration>', env: 'SVC_BUILD_LEASE', defaultValue: '60s', hidden: true, description: 'a running build not renewed this long was left by a stopped server', apply: (text, draft) => void (draft.builds = { ...draft.builds, leaseMs: parseDuration(text) }) },
   { flag: '--build-poll-interval', value: '<duration>', env: 'SVC_BUILD_POLL_INTERVAL', defaultValue: '5s', hidden: true, description: 'safety-net poll of the build worker', apply: (text, draft) => void (draft.builds = { ...draft.builds, pollIntervalMs: parseDuration(text) }) },

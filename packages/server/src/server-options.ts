@@ -113,9 +113,11 @@ export interface BuildSettings {
   readonly pollIntervalMs: number;
   /** A build's memory cap (`--build-memory`). */
   readonly memoryBytes: number;
+  /** Whether the repository's build step has the network (`--build-network`; installing always does). */
+  readonly network: boolean;
 }
 
-export const defaultBuildSettings: BuildSettings = { concurrency: 1, timeoutMs: 15 * 60_000, sandbox: 'auto', allowLocalRepos: false, leaseMs: 60_000, pollIntervalMs: 5_000, memoryBytes: 2 * 1024 ** 3 };
+export const defaultBuildSettings: BuildSettings = { concurrency: 1, timeoutMs: 15 * 60_000, sandbox: 'auto', allowLocalRepos: false, leaseMs: 60_000, pollIntervalMs: 5_000, memoryBytes: 2 * 1024 ** 3, network: false };
 
 /** Limits of one deploy: files, bytes in all, bytes of the largest file. */
 export interface DeployLimits {

@@ -153,6 +153,7 @@ export class BuildWorker {
         cacheDir: projectGitCache(context.options.dataDir, project.id),
         privateDirs: [context.options.dataDir],
         memoryBytes: settings.memoryBytes,
+        buildNetwork: settings.network,
         outputLimits: context.options.deployLimits,
         signal: controller.signal,
         onLog: (chunk) => log.append(chunk),
