@@ -142,6 +142,8 @@ export function isEventType(value: string): value is EventType {
 
 /** The JSON body of every webhook delivery (docs/webhooks.md). */
 export interface EventEnvelope<T extends EventType = EventType> {
+  /** Only on a test send (`svc webhooks test`, **Send test event**): its data is a made-up sample. */
+  test?: true;
   id: string;
   type: T;
   createdAt: string;
