@@ -20,7 +20,9 @@ export interface ProgramHooks {
 
 export function buildProgram(io: Io, commands: readonly AnyCommand[], hooks: ProgramHooks): Command {
   const program = new Command('svc')
-    .description('Forms and signed webhooks for your projects: configure with service.json, run with `svc serve`.')
+    .description(
+      'A self-hostable service for web agencies: form endpoints that keep every submission, signed webhooks, a settings area in the browser, the Pinpoints feedback widget with its requests inbox, and static hosting with deploys. Configure a project with service.json; run the service with `svc serve`.',
+    )
     .version(cliVersion, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option(jsonFlag, jsonDescription)

@@ -216,13 +216,13 @@ export function isEventType(value: string): value is EventType {
 
 /** The JSON body of every webhook delivery (docs/webhooks.md). */
 export interface EventEnvelope<T extends EventType = EventType> {
+  /** Only on a test send (`svc webhooks test`, **Send test event**): its data is a made-up sample. */
+  test?: true;
   id: string;
   type: T;
   createdAt: string;
   workspace: string;
   project: string;
-  /** Only on a test (`svc webhooks test`, **Send test event**): the data is a made-up sample. */
-  test?: true;
   data: EventDataMap[T];
 }
 

@@ -1,5 +1,6 @@
 import { defaultFormLimits, idempotencyWindowMs, type FormLimits } from './forms/limits.js';
 import type { FormIpMode } from './forms/stored-ip.js';
+import type { LogFormat } from './observability/logger.js';
 import { noProxyTrust, type ProxyTrust } from './http/client-address.js';
 import { defaultConnectionPolicy, type ConnectionPolicy } from './http/connection-policy.js';
 import { defaultMaxKeys } from './ratelimit/rate-limiter.js';
@@ -95,6 +96,10 @@ export interface ServerOptions {
   /** How long a form looked up by endpoint id is cached. */
   readonly formCacheTtlMs: number;
   readonly logLevel: string;
+  /** JSON records, or lines for people (`svc serve` picks lines on a terminal without --json). */
+  readonly logFormat: LogFormat;
+  /** Colours in lines for people. */
+  readonly logColors: boolean;
 }
 
 export type BuildSandbox = 'auto' | 'bwrap' | 'none';
@@ -176,6 +181,8 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     idempotencyWindowMs,
     formCacheTtlMs: 5_000,
     logLevel: 'info',
+    logFormat: 'json',
+    logColors: false,
     ...overrides,
   };
 }

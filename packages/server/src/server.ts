@@ -49,7 +49,7 @@ export interface RunningServer {
 }
 
 export async function startServer(requested: ServerOptions): Promise<RunningServer> {
-  const logger = createLogger(requested.logLevel);
+  const logger = createLogger(requested.logLevel, requested.logFormat, { colors: requested.logColors });
   const delivery = deliverySettings(requested);
   // Resolved once, so that every part of this process (the operations too) uses one key.
   const encryption = await loadEncryptionKey(requested);

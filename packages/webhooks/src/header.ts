@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_HEADER = 'x-service-event';
 export const WEBHOOK_EVENT_ID_HEADER = 'x-service-event-id';
 /** The delivery id: one per webhook and event, shown in the delivery log. */
 export const WEBHOOK_DELIVERY_HEADER = 'x-service-delivery';
+/** `1` on a test send (`svc webhooks test`, **Send test event**), whose payload says `"test": true`: sample data, never real. */
+export const WEBHOOK_TEST_HEADER = 'x-service-test';
 
 export interface SignatureHeader {
   /** Unix seconds, from `t=`. */

@@ -22,6 +22,7 @@ const WEB_API = [
   'WEBHOOK_EVENT_HEADER',
   'WEBHOOK_EVENT_ID_HEADER',
   'WEBHOOK_SIGNATURE_HEADER',
+  'WEBHOOK_TEST_HEADER',
   'WEBHOOK_VERIFICATION_ERROR_CODES',
   'WebhookVerificationError',
   'parseSignatureHeader',
@@ -77,6 +78,7 @@ describe('package', () => {
       WEBHOOK_EVENT_HEADER: 'x-service-event',
       WEBHOOK_EVENT_ID_HEADER: 'x-service-event-id',
       WEBHOOK_DELIVERY_HEADER: 'x-service-delivery',
+      WEBHOOK_TEST_HEADER: 'x-service-test',
       DEFAULT_TOLERANCE_SECONDS: 300,
     });
   });

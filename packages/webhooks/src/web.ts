@@ -17,6 +17,7 @@ export {
   WEBHOOK_EVENT_HEADER,
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TEST_HEADER,
   parseSignatureHeader,
   type SignatureHeader,
   type SignatureHeaderValue,

@@ -88,7 +88,7 @@ export class ApiClient {
     const timer = setTimeout(() => controller.abort(new DOMException('no answer in time', 'TimeoutError')), this.timeoutMs);
     try {
       const response = await this.send('GET', path, { query }, controller.signal);
-      if (!response.ok) throw failureFromAnswer(response.status, await this.readText(response), this.apiUrl);
+      if (!response.ok) throw failureFromAnswer(response.status, await this.readText(response), this.apiUrl, `GET ${path}`);
       return response;
     } finally {
       clearTimeout(timer);
@@ -103,7 +103,7 @@ export class ApiClient {
 
   /** The answer's body checked against its schema; a failure as the ServiceError it means. */
   private answer<S extends TSchema>(method: string, path: string, schema: S, response: Response, text: string): Static<S> {
-    if (!response.ok) throw failureFromAnswer(response.status, text, this.apiUrl);
+    if (!response.ok) throw failureFromAnswer(response.status, text, this.apiUrl, `${method} ${path}`);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -139,7 +139,7 @@ export class ApiClient {
   }
 
   private notUnderstood(method: string, path: string, problem: string): ServiceError {
-    return new ServiceError('server_error', `the answer of ${this.apiUrl} to ${method} ${path} was not understood (${problem}); is it an svc server of this version?`);
+    return new ServiceError('server_error', `the answer of ${this.apiUrl} to ${method} ${path} was not understood (${problem}); is it the base address of an svc server of this version, as \`svc serve\` prints it?`);
   }
 }
 

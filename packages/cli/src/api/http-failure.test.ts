@@ -20,8 +20,17 @@ describe('failures of the CLI API as CLI errors', () => {
     expect(failure.message).toBe('http://svc.test refused the token: the token is unknown or revoked; run `svc login` or check SVC_TOKEN');
   });
 
+  it('says the address is not the service\'s base when a 404 comes without words', () => {
+    for (const body of ['<html>not here</html>', JSON.stringify({ ok: false, error: 'not_found' })]) {
+      const failure = failureFromAnswer(404, body, `${api}/settings`, 'GET /api/cli/token');
+      expect([failure.code, failure.exitCode]).toEqual(['not_found', 1]);
+      expect(failure.message).toBe(
+        "http://svc.test/settings is not the service's base address (it answered 404 to GET /api/cli/token): give the address `svc serve` prints, such as http://127.0.0.1:8787, with no path (`svc login --api URL` or SVC_API_URL)",
+      );
+    }
+  });
+
   it('names a 4xx without a usable body by its status', () => {
-    expect(failureFromAnswer(404, '<html>not here</html>', api).code).toBe('not_found');
     expect(failureFromAnswer(409, '', api).code).toBe('conflict');
     expect(failureFromAnswer(418, '{"ok":false,"error":"teapot"}', api).code).toBe('invalid_body');
   });
@@ -41,6 +50,12 @@ describe('failures of the CLI API as CLI errors', () => {
       3,
       'cannot reach the server at http://svc.test: connection refused (is `svc serve` running there?)',
     ]);
+    const tls = new TypeError('fetch failed', { cause: Object.assign(new Error('SSL routines:ssl3_get_record:wrong version number'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }) });
+    expect(unreachable('https://127.0.0.1:8787', tls).message).toBe(
+      'cannot reach the server at https://127.0.0.1:8787: it answers plain HTTP, not HTTPS: use http://127.0.0.1:8787, or put a TLS proxy in front of `svc serve` (docs/server.md#running-behind-a-proxy)',
+    );
+    const redirected = unreachable(`${api}/settings`, new TypeError('fetch failed', { cause: new Error('unexpected redirect') }));
+    expect(redirected.message).toContain("http://svc.test/settings is not the service's base address (it answered with a redirect, as a web page does)");
     const slow = unreachable(api, new DOMException('timed out', 'TimeoutError'));
     expect(slow.message).toBe('cannot reach the server at http://svc.test: it did not answer in time');
   });

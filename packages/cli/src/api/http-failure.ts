@@ -5,8 +5,11 @@ import { ErrorBody, checkerFor } from '@svc/protocol/api';
  * A failed answer of the CLI API as a ServiceError: 4xx keep the registry code the server
  * sent (exit 1 or 2), 5xx always exit 3 (`internal`, `unavailable` or `server_error`).
  */
-export function failureFromAnswer(status: number, text: string, apiUrl: string): ServiceError {
+export function failureFromAnswer(status: number, text: string, apiUrl: string, path?: string): ServiceError {
   const body = parseErrorBody(text);
+  // Every answer of the CLI API, its own 404s included, says in words what is missing; a 404
+  // without words came from outside it: the address is not the service's base.
+  if (status === 404 && body?.message === undefined) return new ServiceError('not_found', notTheBase(apiUrl, `it answered 404 to ${path ?? 'the CLI API'}`));
   const sent = body && isErrorCode(body.error) ? body.error : undefined;
   if (status >= 500) {
     const code: ErrorCode = sent !== undefined && errorCodes[sent].exit === 3 ? sent : 'server_error';
@@ -36,12 +39,17 @@ function parseErrorBody(text: string): ErrorBody | undefined {
   }
 }
 
-/** A request that never got an answer: the server is down, unknown or too slow (exit 3). */
-export function unreachable(apiUrl: string, error: unknown): ServiceError {
-  return new ServiceError('network_error', `cannot reach the server at ${apiUrl}: ${describeNetworkError(error)}`, undefined, { cause: error });
+/** What to say when the address given (`--api`, SVC_API_URL) leads somewhere other than the CLI API. */
+export function notTheBase(apiUrl: string, what: string): string {
+  return `${apiUrl} is not the service's base address (${what}): give the address \`svc serve\` prints, such as http://127.0.0.1:8787, with no path (\`svc login --api URL\` or SVC_API_URL)`;
 }
 
-function describeNetworkError(error: unknown): string {
+/** A request that never got an answer: the server is down, unknown or too slow (exit 3). */
+export function unreachable(apiUrl: string, error: unknown): ServiceError {
+  return new ServiceError('network_error', `cannot reach the server at ${apiUrl}: ${describeNetworkError(error, apiUrl)}`, undefined, { cause: error });
+}
+
+function describeNetworkError(error: unknown, apiUrl: string): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'it did not answer in time';
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
@@ -54,7 +62,13 @@ function describeNetworkError(error: unknown): string {
     EHOSTUNREACH: 'the host is unreachable',
     UND_ERR_SOCKET: 'the connection was closed',
   };
+  // TLS spoken to a server that answers in plain HTTP: `svc serve` speaks plain HTTP.
+  if (apiUrl.startsWith('https:') && (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' || /wrong version number|packet length too long/i.test(String(cause?.message)))) {
+    return `it answers plain HTTP, not HTTPS: use ${apiUrl.replace(/^https:/, 'http:')}, or put a TLS proxy in front of \`svc serve\` (docs/server.md#running-behind-a-proxy)`;
+  }
   if (code !== undefined) return known[code] ?? code;
+  // fetch refuses to follow a redirect (`redirect: 'error'`): the CLI API never redirects, a page does.
+  if (cause?.message === 'unexpected redirect') return notTheBase(apiUrl, 'it answered with a redirect, as a web page does');
   if (typeof cause?.message === 'string') return cause.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -27,6 +27,7 @@ describe.runIf(runs)(`a deploy preview tossing a session cookie, in Chromium on 
     const port = new URL(cli.url).port;
     service = `http://svc.agency.test:${port}`;
     await createProject(cli, 'agency', 'site');
+    await createProject(cli, 'tenant', 'site');
     const tenantToken = (await cli.svc(['tokens', 'create', '--name', 'tenant', '--workspace', 'tenant', '--json'], {})).json<{ secret: string }>().secret;
     const tenantSession = new PageSession(cli.url);
     expect((await tenantSession.signIn(tenantToken)).status).toBe(303);

@@ -354,6 +354,7 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
     it('refuses every owner operation to a token of another workspace, as if the submission did not exist', async () => {
       const posted = await postJson(contact.url, { name: 'Private' });
       const id = (posted.body as { id: string }).id;
+      await createProject(cli, 'outsiders', 'site');
       const token = (await cli.svc(['tokens', 'create', '--name', 'outsider', '--workspace', 'outsiders'])).stdout.trim();
       const scope = ['--workspace', 'people', '--project', 'site'];
       for (const args of [['show', id], ['download', id], ['move', id, '--to', 'spam'], ['delete', id, '--yes']]) {

@@ -174,6 +174,18 @@ describe.runIf(backend.available)(`svc init, link, push and pull on ${backend.na
       expect(human.stdout.split('\n')[0]).toBe('push-b/site is up to date: nothing to change.');
     });
 
+    it('reports no change for a default written out, and names only the environments the file defines', async () => {
+      const directory = await createProject(cli, 'push-defaults', 'site');
+      await writeFile(join(directory, 'service.json'), serviceJson('push-defaults', 'site', { pinpoints: { production: false, staging: true }, auto: { timeout: 480 } }));
+      const result = await cli.svc(['push'], { cwd: directory });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('push-defaults/site is up to date: nothing to change.\n\nPinpoints widget: off in production (`svc pinpoints snippet` prints the tag).\n');
+      await writeFile(join(directory, 'service.json'), serviceJson('push-defaults', 'site', { environments: { production: { branch: 'main' }, staging: { branch: 'dev' } } }));
+      const staging = await cli.svc(['push'], { cwd: directory });
+      expect(staging.stdout).toContain('environments.staging: none → branch dev');
+      expect(staging.stdout).toContain('Pinpoints widget: on in staging (');
+    });
+
     it('renames a form by slug, keeping its endpoint id, and reports each change', async () => {
       const directory = await createProject(cli, 'push-c', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
       const before = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: FormInfo[] }>().forms[0]!;
@@ -189,7 +201,7 @@ describe.runIf(backend.available)(`svc init, link, push and pull on ${backend.na
         { action: 'updated', target: 'framework', summary: 'framework: static → next' },
         { action: 'updated', target: 'forms.contact', summary: 'renamed form contact: "Contact" → "Contact us"' },
         { action: 'created', target: 'domains.production', summary: 'domains.production: www.push-c.example' },
-        { action: 'created', target: 'auto.timeout', summary: 'auto.timeout: (default) → 600' },
+        { action: 'updated', target: 'auto.timeout', summary: 'auto.timeout: 480 → 600 (stored; not enforced yet)' },
       ]);
       expect(document.forms).toEqual([{ ...before, name: 'Contact us' }]);
     });

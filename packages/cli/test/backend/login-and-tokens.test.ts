@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTestServer, selectBackend, startCliTestServer } from '@svc/testkit';
+import { type CliTestServer, createProject, selectBackend, startCliTestServer } from '@svc/testkit';
 
 const backend = await selectBackend();
 
@@ -59,6 +59,19 @@ describe.runIf(backend.available)(`svc login and svc tokens on ${backend.name}`,
     await expect(stat(join(configDir, 'credentials.json'))).rejects.toThrow();
   });
 
+  it('login says what is wrong with an address: https:// to the plain-HTTP server, or not the service\'s base', async () => {
+    const env = { SVC_CONFIG_DIR: join(await cli.directory(), 'config') };
+    const https = await cli.svc(['login', '--token', cli.adminToken, '--api', cli.url.replace('http:', 'https:'), '--json'], { token: null, env });
+    expect(https.code).toBe(3);
+    expect(https.json()).toMatchObject({ error: { code: 'network_error', message: expect.stringContaining(`it answers plain HTTP, not HTTPS: use ${cli.url}`) } });
+    for (const path of ['/settings', '/api', '/svc']) {
+      const wrong = await cli.svc(['login', '--token', cli.adminToken, '--api', `${cli.url}${path}`], { token: null, env });
+      expect(wrong.code, wrong.stderr).not.toBe(0);
+      expect(wrong.stderr).toContain(`${cli.url}${path} is not the service's base address`);
+      expect(wrong.stderr).toContain('give the address `svc serve` prints');
+    }
+  });
+
   it('login without --token and without a terminal is a usage error (exit 2)', async () => {
     const result = await cli.svc(['login', '--json'], { token: null });
     expect(result.code).toBe(2);
@@ -72,6 +85,7 @@ describe.runIf(backend.available)(`svc login and svc tokens on ${backend.name}`,
   });
 
   it('tokens create prints the secret alone on stdout, once; list never shows it', async () => {
+    await createProject(cli, 'tok-a', 'site');
     const created = await cli.svc(['tokens', 'create', '--name', 'ci', '--workspace', 'tok-a']);
     expect(created.code).toBe(0);
     const secret = created.stdout.trim();
@@ -94,8 +108,30 @@ describe.runIf(backend.available)(`svc login and svc tokens on ${backend.name}`,
     expect(mine?.lastUsedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
   });
 
+  it('tokens create says its scope: --workspace (which must exist) or --admin, never neither nor both', async () => {
+    const neither = await cli.svc(['tokens', 'create', '--name', 'forgot', '--json']);
+    expect(neither.code).toBe(2);
+    expect(neither.json()).toEqual({ ok: false, error: { code: 'usage', message: 'say what the token is for: --workspace W (one workspace) or --admin (every workspace)' } });
+    const both = await cli.svc(['tokens', 'create', '--workspace', 'tok-a', '--admin', '--json']);
+    expect([both.code, both.json<{ error: { code: string } }>().error.code]).toEqual([2, 'usage']);
+    const typo = await cli.svc(['tokens', 'create', '--name', 'typo', '--workspace', 'tok-aa', '--json']);
+    expect(typo.code).toBe(1);
+    expect(typo.json()).toEqual({ ok: false, error: { code: 'not_found', message: 'no workspace "tok-aa": `svc init` creates one with its first project' } });
+    // The CLI API holds the same rule for any client.
+    const api = (body: unknown) => fetch(`${cli.url}/api/cli/tokens`, { method: 'POST', headers: { authorization: `Bearer ${cli.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const bare = await api({ name: 'bare' });
+    expect(bare.status).toBe(422);
+    expect(await bare.json()).toMatchObject({ ok: false, error: 'validation_failed' });
+    expect((await api({ workspace: 'tok-aa' })).status).toBe(404);
+    expect((await api({ workspace: 'tok-a', admin: true })).status).toBe(422);
+    const listed = (await cli.svc(['tokens', 'list', '--json'])).json<{ tokens: { name: string }[] }>().tokens.map((token) => token.name);
+    expect(listed).not.toContain('forgot');
+    expect(listed).not.toContain('typo');
+    expect(listed).not.toContain('bare');
+  });
+
   it('tokens create --json returns the token and its secret', async () => {
-    const result = await cli.svc(['tokens', 'create', '--json']);
+    const result = await cli.svc(['tokens', 'create', '--admin', '--json']);
     expect(result.code).toBe(0);
     expect(result.json()).toEqual({
       ok: true,
@@ -105,7 +141,7 @@ describe.runIf(backend.available)(`svc login and svc tokens on ${backend.name}`,
   });
 
   it('tokens revoke stops a token at once; revoking again changes nothing; unknown ids are not_found', async () => {
-    const created = (await cli.svc(['tokens', 'create', '--name', 'short-lived', '--json'])).json<{ token: { id: string }; secret: string }>();
+    const created = (await cli.svc(['tokens', 'create', '--name', 'short-lived', '--admin', '--json'])).json<{ token: { id: string }; secret: string }>();
     expect((await cli.svc(['tokens', 'list', '--json'], { token: created.secret })).code).toBe(0);
 
     const revoked = await cli.svc(['tokens', 'revoke', created.token.id]);

@@ -277,7 +277,7 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
   });
 
   it('ends every session of a token when the token is revoked', async () => {
-    const created = (await cli.svc(['tokens', 'create', '--name', 'short-lived', '--json'])).json<{ secret: string; token: { id: string } }>();
+    const created = (await cli.svc(['tokens', 'create', '--name', 'short-lived', '--admin', '--json'])).json<{ secret: string; token: { id: string } }>();
     const session = await signedIn(created.secret);
     expect((await session.get('/settings')).status).toBe(200);
     expect((await cli.svc(['tokens', 'revoke', created.token.id, '--json'])).code).toBe(0);

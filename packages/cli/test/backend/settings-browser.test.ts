@@ -163,6 +163,34 @@ describe.runIf(runs)(`the settings area in Chromium on ${backend.name}`, () => {
     await shoot('projects');
   });
 
+  it('creates a token from the tokens page for a workspace picked from the list, or with Admin ticked, and never for neither', async () => {
+    await page.goto(url('/settings/tokens'));
+    const form = page.locator('form[action="/settings/tokens"]');
+    expect(await form.getByLabel('Workspace').locator('option').allTextContents()).toEqual(expect.arrayContaining(['Choose a workspace', 'studio', 'rival']));
+
+    await form.getByLabel('Name').fill('Forgotten scope');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    expect(await page.locator('.notice').first().textContent()).toContain('give the workspace the token is for, or admin for a server-wide token');
+    // What was typed is kept.
+    expect(await form.getByLabel('Name').inputValue()).toBe('Forgotten scope');
+
+    await form.getByLabel('Workspace').selectOption('studio');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    expect(await page.getByText('Token created: Forgotten scope').count()).toBe(1);
+    expect(await page.locator('#new-token').textContent()).toMatch(/svc_[0-9a-z]+/);
+    await shoot('token-created');
+
+    await form.getByLabel('Name').fill('Ops');
+    await form.getByLabel('Admin').check();
+    await form.getByRole('button', { name: 'Create token' }).click();
+    expect(await page.getByText('Token created: Ops').count()).toBe(1);
+    const tokens = (await cli.svc(['tokens', 'list', '--json'])).json<{ tokens: { name: string; workspace: string | null }[] }>().tokens;
+    expect(tokens.filter((token) => token.name === 'Forgotten scope' || token.name === 'Ops').map((token) => [token.name, token.workspace]).sort()).toEqual([
+      ['Forgotten scope', 'studio'],
+      ['Ops', null],
+    ]);
+  });
+
   it('has no serious or critical accessibility violation on any page', async () => {
     // axe-core is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
     const axeContext = await browser.newContext({ bypassCSP: true, storageState: await context.storageState() });

@@ -35,6 +35,8 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
     deliveryB = test.delivery.id;
     await receiver.next();
 
+    // A token is made for a workspace that exists: an admin makes team-a with a first project.
+    await createProject(cli, 'team-a', 'first');
     const created = (await cli.svc(['tokens', 'create', '--name', 'team a', '--workspace', 'team-a', '--json'])).json<{ secret: string }>();
     tokenA = created.secret;
     tokenIdB = (await cli.svc(['tokens', 'create', '--workspace', 'team-b', '--json'])).json<{ token: { id: string } }>().token.id;
@@ -124,7 +126,7 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
     });
 
     it('tokens create, list and revoke: forbidden', async () => {
-      for (const args of [['tokens', 'create', '--name', 'escalate'], ['tokens', 'create', '--workspace', 'team-a'], ['tokens', 'list'], ['tokens', 'revoke', tokenIdB]]) {
+      for (const args of [['tokens', 'create', '--name', 'escalate', '--admin'], ['tokens', 'create', '--workspace', 'team-a'], ['tokens', 'list'], ['tokens', 'revoke', tokenIdB]]) {
         const result = await cli.svc([...args, '--json'], { token: tokenA });
         expect(result.code, args.join(' ')).toBe(1);
         expect(result.json(), args.join(' ')).toEqual({ ok: false, error: { code: 'forbidden', message: 'only an admin token can manage tokens; ask for an admin token' } });

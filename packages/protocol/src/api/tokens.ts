@@ -41,8 +41,10 @@ export type WhoamiResponse = Static<typeof WhoamiResponse>;
 export const CreateTokenRequest = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: tokenNameLimit })),
-    /** Scope the token to this workspace (created if new); omitted: an admin token. */
+    /** Scope the token to this workspace, which must exist. Exactly one of `workspace` and `admin: true`. */
     workspace: Type.Optional(Slug),
+    /** A server-wide admin token: every workspace, token management. */
+    admin: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -60,3 +60,6 @@ export function refusedLiteralReason(url: URL): string | null {
   const reason = refusedAddressReason(host);
   return reason === null ? null : `${host} is ${reason}`;
 }
+
+/** How to let webhooks reach a refused address, named wherever one is refused (docs/server.md). */
+export const privateTargetsHint = 'start `svc serve` with --allow-private-targets (or SVC_ALLOW_PRIVATE_TARGETS=true) to allow it, for local development only';

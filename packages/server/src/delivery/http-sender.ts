@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { refusedLiteralReason } from './address-policy.js';
+import { privateTargetsHint, refusedLiteralReason } from './address-policy.js';
 import type { AttemptOutcome } from './attempt-decision.js';
 import { guardedLookup } from './guarded-lookup.js';
 import { bodyText, readCappedBody } from './response-body.js';
@@ -57,7 +57,7 @@ export class HttpSender {
       return finish({ statusCode: null, error: 'the webhook URL is not valid', responseBody: null, retryAfter: null });
     }
     const refused = this.options.allowPrivateTargets ? null : refusedLiteralReason(url);
-    if (refused !== null) return finish({ statusCode: null, error: `refused: ${refused} (private targets are not allowed)`, responseBody: null, retryAfter: null });
+    if (refused !== null) return finish({ statusCode: null, error: `refused: ${refused} (private targets are not allowed: ${privateTargetsHint})`, responseBody: null, retryAfter: null });
 
     // An EventEmitter as the abort signal (undici takes either): far cheaper per request than
     // an AbortController, whose EventTarget cost the worker 3 % of its time (bench/README.md).
@@ -130,7 +130,7 @@ const errorTexts: Readonly<Record<string, string>> = {
 export function describeSendError(error: unknown): string {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
     const code = (current as NodeJS.ErrnoException).code;
-    if (code === 'ERR_SVC_REFUSED_TARGET') return `${current.message} (private targets are not allowed)`;
+    if (code === 'ERR_SVC_REFUSED_TARGET') return `${current.message} (private targets are not allowed: ${privateTargetsHint})`;
     if (code !== undefined && errorTexts[code]) return errorTexts[code];
     if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || /certificate|SSL|TLS/i.test(current.message)) return `TLS failure: ${current.message}`;
   }

@@ -83,7 +83,7 @@ describe('planning a configuration', () => {
     expect(removed.changes).toEqual([{ action: 'deleted', target: 'domains.production', summary: 'domains.production: removed www.example.com' }]);
   });
 
-  it('reports each setting that changes, a default written out included', () => {
+  it('reports each setting whose value in effect changes, and stores the file as given', () => {
     const plan = planConfig(stateOf(full), {
       ...full,
       framework: 'astro',
@@ -101,9 +101,25 @@ describe('planning a configuration', () => {
       { action: 'updated', target: 'framework', summary: 'framework: static → astro' },
       { action: 'updated', target: 'environments.production', summary: 'environments.production: branch main → branch trunk' },
       { action: 'deleted', target: 'environments.staging', summary: 'environments.staging: branch develop → none' },
-      { action: 'created', target: 'pinpoints.staging', summary: 'pinpoints.staging: (default) → true' },
-      { action: 'deleted', target: 'pinpoints.redact', summary: 'pinpoints.redact: [".secret"] → (default)' },
-      { action: 'deleted', target: 'auto.timeout', summary: 'auto.timeout: 600 → (default)' },
+      { action: 'deleted', target: 'pinpoints.redact', summary: 'pinpoints.redact: [".secret"] → (none)' },
+      { action: 'updated', target: 'auto.timeout', summary: 'auto.timeout: 600 → 480 (stored; not enforced yet)' },
+    ]);
+  });
+
+  it('reports no change when a default is only written out, or left out again', () => {
+    const explicit: ServiceConfig = { ...base, pinpoints: { production: false, staging: true, development: true, storeIp: true }, auto: { timeout: 480 } };
+    const written = planConfig(stateOf(base), explicit);
+    expect(written.changes).toEqual([]);
+    // Stored as the file gives it, so that `svc pull` writes back the same file.
+    expect(written.settings).toEqual({ pinpoints: '{"production":false,"staging":true,"development":true,"storeIp":true}', auto: '{"timeout":480}' });
+    expect(planConfig(stateOf(explicit), base).changes).toEqual([]);
+  });
+
+  it('reports a setting that leaves its default with both values', () => {
+    const plan = planConfig(stateOf(base), { ...base, pinpoints: { production: true, redact: ['.card'] } });
+    expect(plan.changes).toEqual([
+      { action: 'updated', target: 'pinpoints.production', summary: 'pinpoints.production: false → true' },
+      { action: 'created', target: 'pinpoints.redact', summary: 'pinpoints.redact: (none) → [".card"]' },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '@svc/config';
+import { applyDefaults, type ServiceConfig } from '@svc/config';
 import type { ConfigChange } from '@svc/protocol/api';
 import type { DomainEntry } from '../store/queries/domains.js';
 
@@ -59,15 +59,22 @@ export function planConfig(current: CurrentProject, desired: ServiceConfig): Con
   const domains = planDomains(current.domains, desired);
   changes.push(...domains.changes);
 
+  // The sections are stored as the file gives them (so `svc pull` writes back the same file),
+  // but only a change of what is in effect is reported: `production: false` written out
+  // where it was the default changes nothing.
+  const effectiveBefore = applyDefaults({ ...desired, pinpoints: asRecord(current.pinpoints), auto: asRecord(current.auto) });
+  const effectiveAfter = applyDefaults(desired);
   const pinpoints = (desired.pinpoints ?? {}) as Record<string, unknown>;
   if (!sameJson(current.pinpoints, pinpoints)) {
     settings.pinpoints = JSON.stringify(pinpoints);
-    changes.push(...sectionChanges('pinpoints', pinpointsKeys, asRecord(current.pinpoints), pinpoints, describeValue));
+    changes.push(...sectionChanges('pinpoints', pinpointsKeys, effectiveBefore.pinpoints, effectiveAfter.pinpoints, describeValue));
   }
   const auto = (desired.auto ?? {}) as Record<string, unknown>;
   if (!sameJson(current.auto, auto)) {
     settings.auto = JSON.stringify(auto);
-    changes.push(...sectionChanges('auto', autoKeys, asRecord(current.auto), auto, describeValue));
+    // Validated and stored, enforced by nothing yet (docs/configuration.md#auto): said where it shows.
+    const reserved = sectionChanges('auto', autoKeys, effectiveBefore.auto, effectiveAfter.auto, describeValue);
+    changes.push(...reserved.map((change) => ({ ...change, summary: `${change.summary} (stored; not enforced yet)` })));
   }
 
   return {
@@ -138,15 +145,15 @@ function planDomains(current: readonly DomainEntry[], desired: ServiceConfig) {
 function sectionChanges(
   section: string,
   keys: readonly string[],
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
+  before: object,
+  after: object,
   describe: (value: unknown) => string,
 ): ConfigChange[] {
   const ordered = [...keys, ...Object.keys({ ...before, ...after }).filter((key) => !keys.includes(key)).sort()];
   const changes: ConfigChange[] = [];
   for (const key of ordered) {
-    const was = before[key];
-    const now = after[key];
+    const was = (before as Record<string, unknown>)[key];
+    const now = (after as Record<string, unknown>)[key];
     if (sameJson(was, now)) continue;
     const target = `${section}.${key}`;
     const action = was === undefined ? 'created' : now === undefined ? 'deleted' : 'updated';
@@ -161,7 +168,7 @@ function describeEnvironment(value: unknown): string {
 }
 
 function describeValue(value: unknown): string {
-  return value === undefined ? '(default)' : JSON.stringify(value);
+  return value === undefined ? '(none)' : JSON.stringify(value);
 }
 
 function describeName(name: string | null): string {

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { TokenInfo, WhoamiResponse } from '@svc/protocol/api';
 import { generateToken, hashToken } from '../auth/token-secrets.js';
-import { ensureWorkspace } from '../store/queries/projects.js';
+import { findWorkspaceBySlug, listWorkspaceSlugs } from '../store/queries/projects.js';
 import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
@@ -33,24 +33,37 @@ export async function whoami(context: OperationContext, principal: Principal): P
 
 /**
  * `svc tokens create`: a new token, returned once in clear (only its SHA-256 is stored).
- * With `workspace` the token sees and changes only that workspace (created if new);
- * without, it is an admin token.
+ * Its scope is said, never assumed: `workspace` (which must exist, so that a typo makes no
+ * token for an empty workspace) or `admin` (every workspace, token management). Neither,
+ * or both, is `validation_failed` (docs/cli.md#svc-tokens).
  */
 export async function createToken(
   context: OperationContext,
   principal: Principal,
-  input: { name?: string | undefined; workspace?: string | undefined },
+  input: { name?: string | undefined; workspace?: string | undefined; admin?: boolean | undefined },
 ): Promise<{ token: TokenInfo; secret: string }> {
   requireAdmin(principal);
+  const admin = input.admin === true;
+  if (admin === (input.workspace !== undefined)) {
+    const problem = admin ? 'an admin token sees every workspace: give a workspace or admin, not both' : 'give the workspace the token is for, or admin for a server-wide token';
+    throw new ServiceError('validation_failed', problem, { errors: { workspace: problem } });
+  }
   const secret = generateToken();
   const now = context.now();
   const listing = await context.store.transaction(async (trx) => {
-    const workspace = input.workspace === undefined ? null : await ensureWorkspace(trx, input.workspace, now);
+    const workspace = input.workspace === undefined ? null : await findWorkspaceBySlug(trx, input.workspace);
+    if (workspace === undefined) throw new ServiceError('not_found', `no workspace "${input.workspace}": \`svc init\` creates one with its first project`);
     const name = input.name ?? (workspace ? `${workspace.slug} token` : 'admin token');
     const token = await insertToken(trx, { name, tokenHash: hashToken(secret), workspaceId: workspace?.id ?? null }, now);
     return { token, workspaceSlug: workspace?.slug ?? null };
   });
   return { token: toTokenInfo(listing), secret };
+}
+
+/** The workspaces a token may be scoped to, by slug: the tokens page's list (admin only). */
+export async function listTokenWorkspaces(context: OperationContext, principal: Principal): Promise<string[]> {
+  requireAdmin(principal);
+  return listWorkspaceSlugs(context.store.db);
 }
 
 /** `svc tokens list`: every token, newest first, never its secret. */

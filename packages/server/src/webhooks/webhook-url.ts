@@ -1,4 +1,4 @@
-import { ipLiteralHost, refusedAddressReason } from '../delivery/address-policy.js';
+import { ipLiteralHost, privateTargetsHint, refusedAddressReason } from '../delivery/address-policy.js';
 
 export const maxWebhookUrlLength = 2_048;
 
@@ -26,7 +26,7 @@ export function checkWebhookUrl(text: unknown, options: { readonly allowPrivateT
   if (!options.allowPrivateTargets) {
     const host = ipLiteralHost(url);
     const reason = host === null ? null : refusedAddressReason(host);
-    if (reason !== null) return { ok: false, problem: `must not point to ${reason} (${host}) unless the server allows private targets` };
+    if (reason !== null) return { ok: false, problem: `must not point to ${reason} (${host}): ${privateTargetsHint}` };
   }
   return { ok: true, url: url.href };
 }

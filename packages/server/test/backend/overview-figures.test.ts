@@ -4,7 +4,7 @@ import { useBackendSuite } from '@svc/testkit/vitest';
 import { activityTotals, projectActivity } from '../../src/operations/activity.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { listWebhookStatuses } from '../../src/operations/webhook-health.js';
-import { createWebhook } from '../../src/operations/webhooks.js';
+import { createWebhook, listWebhooks, testWebhook } from '../../src/operations/webhooks.js';
 import { newId } from '../../src/ids.js';
 import { insertDirectEvent } from '../../src/store/queries/dispatch-events.js';
 import { recordAttempts } from '../../src/store/queries/record-attempts.js';
@@ -86,5 +86,13 @@ describe.runIf(backend.available)(`the overview's figures on ${backend.name}`, (
     // The flag is the top-level one: the same word deeper in the payload is data.
     await failedAttempt({ data: { test: true } });
     expect(await totals()).toEqual({ ...before, failedAttempts: before.failedAttempts + 1 });
+  });
+
+  it('counts no send of svc webhooks test, delivered or failed', async () => {
+    const before = await totals();
+    const okId = (await listWebhooks(context, adminPrincipal, scope())).find((webhook) => webhook.url.endsWith('/ok'))!.id;
+    expect(await testWebhook(context, adminPrincipal, { ...scope(), id: okId })).toMatchObject({ succeeded: true });
+    expect(await testWebhook(context, adminPrincipal, { ...scope(), id: failingId, event: 'deploy.failed' })).toMatchObject({ succeeded: false });
+    expect(await totals()).toEqual(before);
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createForm, createTestEnvironment, postJson, request, selectBackend, startSvc, svcBin, type TestEnvironment } from '@svc/testkit';
+import { createForm, createTestEnvironment, postJson, request, runSvcOnTerminal, selectBackend, startSvc, svcBin, terminalAvailable, type TestEnvironment } from '@svc/testkit';
 import { spawn } from 'node:child_process';
 import type { Store } from '../../src/store/store.js';
 
@@ -161,5 +161,43 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
+  });
+
+  it.runIf(terminalAvailable)('on a terminal, logs lines for people and sets the first admin token apart after them, with where to sign in', async () => {
+    const shown = await runSvcOnTerminal(['serve', '--port', '0', ...environment.serverArgs], {
+      cwd: environment.dataDir,
+      env: {},
+      // Ctrl-C once the banner is complete: the server drains and exits 0.
+      answers: [{ question: 'SVC_BOOTSTRAP_TOKEN=<token>', keys: '\u0003' }],
+    });
+    expect(shown.code).toBe(0);
+    const lines = shown.screen.split('\n');
+    expect(lines.some((line) => line.startsWith('{'))).toBe(false);
+    const ready = lines.findIndex((line) => /^\d\d:\d\d:\d\d INFO {2}svc is ready url=http:\/\/127\.0\.0\.1:\d+/.test(line));
+    expect(ready, shown.screen).toBeGreaterThanOrEqual(0);
+    const listening = lines.findIndex((line) => /^listening on http:\/\/127\.0\.0\.1:\d+$/.test(line));
+    const url = lines[listening]!.slice('listening on '.length);
+    expect(listening).toBeGreaterThan(ready);
+    expect(shown.screen).toContain(`Settings area: ${url}/settings`);
+    expect(shown.screen).toContain('svc open');
+    const token = lines.findIndex((line) => /^ {4}svc_[a-z0-9]+$/.test(line));
+    expect(token).toBeGreaterThan(listening);
+    // Set apart: a rule above and below, no log line inside.
+    const block = lines.slice(token - 3, token + 8);
+    expect(block[0]).toMatch(/^=+$/);
+    expect(block.some((line) => /^\d\d:\d\d:\d\d /.test(line))).toBe(false);
+    expect(lines.slice(token).find((line) => /^=+$/.test(line))).toBeDefined();
+  });
+
+  it('answers GET / on its own address with 303 to /settings', async () => {
+    const server = await startSvc({ args: environment.serverArgs });
+    try {
+      const home = await fetch(`${server.url}/`, { redirect: 'manual' });
+      expect([home.status, home.headers.get('location')]).toEqual([303, '/settings']);
+      const settings = await fetch(`${server.url}/settings`, { redirect: 'manual' });
+      expect([settings.status, settings.headers.get('location')]).toEqual([303, '/login?next=%2Fsettings']);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -72,6 +72,9 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
     expect(header(request!, 'x-service-event')).toBe('form.submission.created');
     expect(header(request!, 'x-service-event-id')).toBe(event!.id);
     expect(header(request!, 'x-service-delivery')).toMatch(/^dlv_[0-9a-z]{26}$/);
+    // A real event is not a test: no header, no `test` key.
+    expect(request!.headers['x-service-test']).toBeUndefined();
+    expect(JSON.parse(request!.body.toString('utf8'))).not.toHaveProperty('test');
     const { timestamp } = verify(request!.body, header(request!, 'x-service-signature'), secret);
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
     expect(parseSignatureHeader(header(request!, 'x-service-signature')).signatures).toHaveLength(1);
@@ -287,7 +290,9 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
       expect(header(request, 'x-service-event')).toBe(type);
       expect(header(request, 'x-service-event-id')).toBe(result.event.id);
       verify(request.body, header(request, 'x-service-signature'), secret);
-      expect(JSON.parse(request.body.toString('utf8'))).toMatchObject({ id: result.event.id, type, workspace: form.workspace, project: form.project, data: expect.any(Object) });
+      expect(JSON.parse(request.body.toString('utf8'))).toMatchObject({ test: true, id: result.event.id, type, workspace: form.workspace, project: form.project, data: expect.any(Object) });
+      // Marked twice, so that no receiver takes a sample for real data (docs/webhooks.md#testing-a-webhook).
+      expect(header(request, 'x-service-test')).toBe('1');
     }
     await eventsDispatched(form, 3);
     expect(await deliveriesOf(bystander.webhook.id)).toHaveLength(0);
@@ -302,5 +307,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
     expect(result).toMatchObject({ succeeded: false, event: { type: 'form.submission.created' }, delivery: { status: 'pending', attemptCount: 1 }, attempt: { statusCode: 500 } });
     await target.waitFor(2);
     await eventually(() => deliveryOf(webhook.id), (row) => row?.status === 'succeeded' && row.attempts === 2, 'the test delivery to be retried');
+    // The retry, sent by a worker from the stored event, is marked as a test too.
+    expect(target.requests.map((request) => header(request, 'x-service-test'))).toEqual(['1', '1']);
   });
 });

@@ -42,6 +42,8 @@ describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
     const failure = await createWebhook(guarded, adminPrincipal, { workspace: form.workspace, project: form.project, url, events: ['*'] }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ServiceError);
     expect(failure).toMatchObject({ code: 'validation_failed', details: { errors: { url: expect.stringMatching(problem) } } });
+    // A newcomer testing against a local receiver is told how to allow it.
+    expect((failure as ServiceError).details).toMatchObject({ errors: { url: expect.stringContaining('--allow-private-targets (or SVC_ALLOW_PRIVATE_TARGETS=true)') } });
   });
 
   it('refuses to connect to private targets at delivery time, and retries them like any failure', async () => {
@@ -72,7 +74,7 @@ describe.runIf(backend.available)(`the SSRF guard on ${backend.name}`, () => {
       for (const attempt of attempts) {
         expect(attempt.status_code, name).toBeNull();
         expect(attempt.error, name).toMatch(target.error);
-        expect(attempt.error, name).toMatch(/private targets are not allowed/);
+        expect(attempt.error, name).toMatch(/private targets are not allowed: start `svc serve` with --allow-private-targets \(or SVC_ALLOW_PRIVATE_TARGETS=true\)/);
       }
     }
     expect(receiver.requests).toHaveLength(0);

@@ -14,8 +14,13 @@ export async function snippet(context: ContextOf<typeof pinpointsSnippet>): Prom
   );
 }
 
-/** `on in staging, development` or `off in every environment`. */
-export function widgetPlaces(enabled: PinpointsResponse['enabled']): string {
-  const on = (['production', 'staging', 'development'] as const).filter((environment) => enabled[environment]);
-  return on.length === 0 ? 'off in every environment' : `on in ${on.join(', ')}`;
+/**
+ * `on in staging, development` or `off in every environment`: of the environments given
+ * (those service.json defines), else of all three.
+ */
+export function widgetPlaces(enabled: PinpointsResponse['enabled'], defined?: readonly string[]): string {
+  const environments = (['production', 'staging', 'development'] as const).filter((environment) => defined === undefined || defined.includes(environment));
+  const on = environments.filter((environment) => enabled[environment]);
+  if (on.length > 0) return `on in ${on.join(', ')}`;
+  return environments.length === 1 ? `off in ${environments[0]}` : 'off in every environment';
 }

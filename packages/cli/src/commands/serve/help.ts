@@ -1,7 +1,7 @@
 /** `svc serve`'s name and help, shared by its outline and by the command with its flags. */
 export const serveHelp = {
   name: 'serve',
-  summary: 'run the server: form endpoint, webhook delivery, CLI API',
+  summary: 'run the service: form endpoints, webhook delivery, settings area, Pinpoints, hosted sites, CLI API',
   description: `Run the server. With no flags it uses the embedded SQLite database under ./.svc.
 Every flag can also be given as the environment variable shown.
 SVC_ENCRYPTION_KEY (base64 of 32 bytes) encrypts webhook signing secrets; without it the key

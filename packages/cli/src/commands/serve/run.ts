@@ -1,5 +1,6 @@
 import { ServiceError } from '@svc/protocol';
-import type { ServerOptions } from '@svc/server';
+import type { RunningServer, ServerOptions } from '@svc/server';
+import type { Io } from '../../io.js';
 import type { ContextOf } from '../../command.js';
 import type { serveCommand } from './commands.js';
 
@@ -9,7 +10,7 @@ export async function runServe({ options: flags, io, out }: ContextOf<typeof ser
   const server = await import('@svc/server');
   let options: ServerOptions;
   try {
-    options = server.resolveServeOptions(flags, io.env, io.cwd);
+    options = { ...server.resolveServeOptions(flags, io.env, io.cwd), ...logFormatFor(io, out.json) };
   } catch (error) {
     if (error instanceof server.ServeFlagError) throw new ServiceError('usage', error.message);
     throw error;
@@ -19,23 +20,43 @@ export async function runServe({ options: flags, io, out }: ContextOf<typeof ser
   const running = await server.startServer(options);
 
   const ready = { event: 'listening', url: running.url, baseUrl: running.baseUrl, formsUrl: running.formsUrl };
-  out.result(running.adminToken ? { ...ready, adminToken: running.adminToken } : ready, () => {
-    const lines = [`listening on ${running.url}`];
-    if (running.adminToken) {
-      lines.push(
-        '',
-        'Created an admin token. It is shown only this once; keep it somewhere safe:',
-        `  ${running.adminToken}`,
-        'To choose the admin token yourself instead, start with SVC_BOOTSTRAP_TOKEN=<token> (docs/server.md).',
-      );
-    }
-    return lines.join('\n');
-  });
+  out.result(running.adminToken ? { ...ready, adminToken: running.adminToken } : ready, () => banner(running));
 
   await signalled;
   out.note('shutting down: finishing requests and deliveries in flight');
   await running.close();
   return 0;
+}
+
+/** On a terminal without --json, log lines for people; else JSON records, one a line (docs/server.md#logs). */
+function logFormatFor(io: Io, json: boolean): Pick<ServerOptions, 'logFormat' | 'logColors'> {
+  if (json || !io.stderr.isTTY) return { logFormat: 'json', logColors: false };
+  return { logFormat: 'lines', logColors: io.env['NO_COLOR'] === undefined && io.env['TERM'] !== 'dumb' };
+}
+
+/**
+ * What a person reads once the start-up logs are done: where the server listens, where to
+ * sign in, and a first start's admin token set apart from every log line around it.
+ */
+export function banner(running: Pick<RunningServer, 'url' | 'baseUrl' | 'adminToken'>): string {
+  const lines = [`listening on ${running.url}`, '', `Settings area: ${running.baseUrl}/settings`, `  Sign in with \`svc open\` (after \`svc login\`), or paste a token at ${running.baseUrl}/login.`];
+  if (running.adminToken) {
+    const rule = '='.repeat(78);
+    lines.push(
+      '',
+      rule,
+      'Created an admin token. It is shown only this once; keep it somewhere safe:',
+      '',
+      `    ${running.adminToken}`,
+      '',
+      'Use it from another terminal:',
+      `    svc login --token ${running.adminToken} --api ${running.baseUrl}`,
+      '    svc open',
+      'To choose the admin token yourself instead, start with SVC_BOOTSTRAP_TOKEN=<token> (docs/server.md).',
+      rule,
+    );
+  }
+  return lines.join('\n');
 }
 
 function untilSignalled(): Promise<void> {

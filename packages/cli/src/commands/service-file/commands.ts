@@ -49,7 +49,7 @@ export const linkCommand = defineCommand({
 export const pushCommand = defineCommand({
   name: 'push',
   summary: 'apply ./service.json to the service and print each form\'s endpoint URL',
-  description: `Check ./service.json exactly as \`svc validate\` does, then apply it to the project in one transaction: framework, environments, forms (created, or renamed by slug: endpoint ids never change), domains, pinpoints and auto. Prints what changed and each form's slug, endpoint id and URL. Applying the same file again changes nothing.
+  description: `Check ./service.json exactly as \`svc validate\` does, then apply it to the project in one transaction: framework, environments, forms (created, or renamed by slug: endpoint ids never change), domains, pinpoints and auto (auto is stored but not enforced yet). Prints each change of what is in effect and each form's slug, endpoint id and URL. Applying the same file again changes nothing.
 
 A form that is on the server but not in the file is kept, with its submissions, and reported; --prune deletes such forms and their submissions (asking first on a terminal).`,
   flags: {

@@ -50,7 +50,7 @@ export async function runPush({ options, io, out }: ContextOf<typeof pushCommand
     if (!result.changed) lines.push(`${where} is up to date: nothing to change.`);
     else lines.push(dryRun ? `Would change ${where} (dry run: nothing was changed):` : `Applied ${serviceFileName} to ${where}:`, formatChanges(out, result.changes));
     if (result.forms.length > 0) lines.push('', formsTable(out, result.forms));
-    lines.push('', `Pinpoints widget: ${widgetPlaces(enabled)} (\`svc pinpoints snippet\` prints the tag).`);
+    lines.push('', `Pinpoints widget: ${widgetPlaces(enabled, Object.keys(config.environments))} (\`svc pinpoints snippet\` prints the tag).`);
     return lines.join('\n');
   });
   if (!out.json && result.keptForms.length > 0) {

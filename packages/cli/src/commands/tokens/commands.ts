@@ -3,12 +3,13 @@ import { defineCommand, defineGroup } from '../../command.js';
 export const tokensCreate = defineCommand({
   name: 'create',
   summary: 'create a token; it is printed this once',
-  description: `Create a token and print it on stdout, this once: only its hash is stored. With --workspace the token sees and changes only that workspace (created if new); without, it is an admin token (every workspace, token management). Needs an admin token.`,
+  description: `Create a token and print it on stdout, this once: only its hash is stored. Say its scope: --workspace W (an existing workspace; the token sees and changes only it) or --admin (every workspace, token management). Needs an admin token.`,
   flags: {
     name: { flag: '--name <name>', description: 'a name to recognise it by in `svc tokens list`' },
-    workspace: { flag: '--workspace <slug>', description: 'limit the token to this workspace' },
+    workspace: { flag: '--workspace <slug>', description: 'limit the token to this workspace, which must exist' },
+    admin: { flag: '--admin', description: 'a server-wide admin token instead' },
   },
-  examples: ['svc tokens create --name ci --workspace acme', 'TOKEN=$(svc tokens create --name deploy --workspace acme)', 'svc tokens create --name ops --json'],
+  examples: ['svc tokens create --name ci --workspace acme', 'TOKEN=$(svc tokens create --name deploy --workspace acme)', 'svc tokens create --name ops --admin --json'],
   run: async (context): Promise<number> => (await import('./run.js')).create(context),
 });
 

@@ -1,4 +1,4 @@
-import { cliPaths } from '@svc/protocol';
+import { cliPaths, ServiceError } from '@svc/protocol';
 import { CreateTokenResponse, ListTokensResponse, RevokeTokenResponse } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { requireArgument } from '../../require-argument.js';
@@ -8,9 +8,14 @@ import type { tokensCreate, tokensList, tokensRevoke } from './commands.js';
 /** The secret alone on stdout (so `$(svc tokens create)` captures it); the rest on stderr. */
 export async function create(context: ContextOf<typeof tokensCreate>): Promise<number> {
   const { options } = context;
+  const admin = options.admin === true;
+  // A scope is always said: a forgotten --workspace must not make a server-wide token.
+  if (admin === (options.workspace !== undefined)) {
+    throw new ServiceError('usage', admin ? 'give --workspace or --admin, not both' : 'say what the token is for: --workspace W (one workspace) or --admin (every workspace)');
+  }
   return callServer(
     context,
-    (api) => api.post(cliPaths.tokens(), { name: options.name, workspace: options.workspace }, CreateTokenResponse),
+    (api) => api.post(cliPaths.tokens(), admin ? { name: options.name, admin: true } : { name: options.name, workspace: options.workspace }, CreateTokenResponse),
     (created) => created.secret,
     (created) => {
       const scope = created.token.workspace === null ? 'admin token' : `token for workspace ${created.token.workspace}`;

@@ -11,9 +11,13 @@ import { OverviewPage } from '../views/overview-page.js';
 import { ProjectsPage } from '../views/projects-page.js';
 import { projectPageBase, type ProjectParams } from './route-params.js';
 
-/** `/settings` (projects the session can see) and each project's overview. */
+/** `/` (to the settings area), `/settings` (projects the session can see) and each project's overview. */
 export function projectPages(app: FastifyInstance, tools: SettingsRequestTools): void {
   const { context } = tools.dependencies;
+
+  // The service's own address leads to the settings area (hosted sites answer `/` before
+  // any route: http/hosting-routes.ts), and from there to /login without a session.
+  app.get('/', (_request, reply) => reply.code(303).header('location', '/settings').send());
 
   app.get('/settings', async (request, reply) => {
     const projects = await listProjects(context, tools.session(request).principal, {});

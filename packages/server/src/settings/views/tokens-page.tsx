@@ -2,8 +2,25 @@ import type { TokenInfo } from '@svc/protocol/api';
 import { Badge, Cell, DataTable, Empty, Notice, PostButton, SecretOnce, Time } from './components.js';
 import { Shell, type PageFrame } from './layout.js';
 
-export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo[]; created?: { name: string; secret: string }; notice?: string; error?: string }) {
+/** What the create form was sent with, shown again when it is refused. */
+export interface TokenFormValues {
+  readonly name?: string | undefined;
+  readonly workspace?: string | undefined;
+  readonly admin?: boolean;
+}
+
+export function TokensPage(props: {
+  frame: PageFrame;
+  tokens: readonly TokenInfo[];
+  /** Every workspace a token may be scoped to. */
+  workspaces: readonly string[];
+  created?: { name: string; secret: string };
+  notice?: string;
+  error?: string;
+  values?: TokenFormValues;
+}) {
   const csrf = props.frame.csrfToken;
+  const values = props.values ?? {};
   return (
     <Shell frame={props.frame} title="Tokens" crumbs={[{ label: 'Projects', href: '/settings' }, { label: 'Tokens' }]}>
       <div class="page-head">
@@ -61,15 +78,37 @@ export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo
           <div class="form-row">
             <div class="field">
               <label for="name">Name</label>
-              <input id="name" name="name" type="text" maxLength={100} placeholder="CI deploys" />
+              <input id="name" name="name" type="text" maxLength={100} placeholder="CI deploys" value={values.name ?? ''} />
             </div>
             <div class="field">
               <label for="workspace">Workspace</label>
-              <input id="workspace" name="workspace" type="text" maxLength={63} aria-describedby="workspace-hint" />
+              <select id="workspace" name="workspace" aria-describedby="workspace-hint">
+                <option value="">Choose a workspace</option>
+                {props.workspaces.map((slug) => (
+                  <option key={slug} value={slug} selected={values.workspace === slug}>
+                    {slug}
+                  </option>
+                ))}
+              </select>
               <p class="hint" id="workspace-hint">
-                Leave empty for an admin token.
+                {props.workspaces.length === 0 ? (
+                  <>
+                    No workspace yet: <code>svc init</code> creates one with its first project.
+                  </>
+                ) : (
+                  'The token sees and changes only this workspace.'
+                )}
               </p>
             </div>
+          </div>
+          <div class="field">
+            <label class="check" for="admin">
+              <input type="checkbox" id="admin" name="admin" value="yes" checked={values.admin === true} aria-describedby="admin-hint" />
+              Admin
+            </label>
+            <p class="hint" id="admin-hint">
+              Instead of a workspace: every workspace, and managing tokens. Keep admin tokens for the people who run the service.
+            </p>
           </div>
           <button type="submit" class="primary">
             Create token

@@ -6,6 +6,11 @@ export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspa
   return db.selectFrom('workspaces').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
+/** Every workspace's slug, in order. */
+export async function listWorkspaceSlugs(db: Db): Promise<string[]> {
+  return (await db.selectFrom('workspaces').select('slug').orderBy('slug').execute()).map((row) => row.slug);
+}
+
 /** The workspace with this slug, created if it does not exist yet. */
 export async function ensureWorkspace(db: Db, slug: string, now = Date.now()): Promise<WorkspaceRow> {
   await db
