@@ -27,6 +27,8 @@ export interface SubmissionData {
     fields: Record<string, unknown>;
     files: SubmissionFile[];
     createdAt: string;
+    /** `form.submission.spam` only: why (docs/form-endpoint.md, "Spam protection"). */
+    spamReason?: 'honeypot' | 'captcha_unverified' | 'links' | 'manual';
   };
 }
 

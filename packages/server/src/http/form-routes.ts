@@ -158,6 +158,7 @@ async function storeSubmission(request: FormRequest, reply: FastifyReply, servic
   const prepared = prepareSubmission({
     form,
     state,
+    spamReason: state === 'spam' ? 'honeypot' : null,
     fields,
     files,
     clientIp: storedIp(request.clientAddress, services.formIp),

@@ -1,5 +1,6 @@
 import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { createChallenge, type Challenge } from 'altcha-lib/v1';
+import { createChallenge } from 'altcha-lib/v1';
+import type { Challenge } from 'altcha-lib/v1/types';
 
 /** A challenge is good for 20 minutes (docs/form-endpoint.md, "ALTCHA"). */
 export const challengeLifetimeMs = 20 * 60_000;

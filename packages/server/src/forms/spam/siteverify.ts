@@ -52,12 +52,18 @@ export async function siteverify(request: SiteverifyRequest): Promise<Siteverify
 
 async function readBounded(response: Response): Promise<string | null> {
   if (!response.body) return '';
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > maxAnswerBytes) return null;
-    chunks.push(chunk);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxAnswerBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
