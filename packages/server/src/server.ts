@@ -8,6 +8,9 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
+import { challengeRoutes } from './http/challenge-routes.js';
+import { AltchaChallenges, altchaKey } from './forms/spam/altcha-challenges.js';
+import { loadAltchaWidget } from './forms/spam/altcha-widget.js';
 import { hostingPlugin } from './http/hosting-routes.js';
 import { pinpointsRoutes, widgetAssetRoutes } from './http/pinpoints-routes.js';
 import { watchDeploys } from './hosting/deploy-watch.js';
@@ -120,6 +123,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     });
     closers.push(() => maintenance.stop());
 
+    const altcha = new AltchaChallenges(altchaKey(encryption.key), options.altchaMaxNumber);
     const services: FormRouteServices = {
       store,
       metrics,
@@ -144,6 +148,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       const settings = await createSettingsArea({ context, failures });
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
+      const altchaWidget = await loadAltchaWidget();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
       const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota: services.quota };
       plugins.push(
@@ -151,6 +156,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
+        (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget }),
         cliApi.plugin,
         settings.plugin,
       );
