@@ -15,3 +15,5 @@ export type { Store } from './store/store.js';
 // The delivery worker's claim path, whose statements the bench explains on both backends (bench/src/delivery-plans.ts).
 export { claimWebhookDeliveries, clearLapsedLeases, readyWebhooks } from './store/queries/claim-deliveries.js';
 export { nextLeaseEnd } from './store/queries/next-delivery-due.js';
+// The HTML snippet the form's settings page shows (tests paste it into a client's page).
+export { formSnippet } from './forms/spam/form-snippet.js';
