@@ -59,7 +59,7 @@ describe.runIf(runs)(`an ALTCHA form in Chromium on ${backend.name}`, () => {
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Message').fill('Sent with a solved ALTCHA');
     await page.getByRole('checkbox').click();
-    await page.waitForFunction(() => (document.querySelector('input[name="altcha"]') as HTMLInputElement | null)?.value !== undefined && (document.querySelector('input[name="altcha"]') as HTMLInputElement).value !== '');
+    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="altcha"]')?.value ?? '') !== '');
     await shoot(page, 'altcha-solved');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForLoadState();

@@ -152,7 +152,7 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
     else columns.retention_seconds = value;
   }
   if (input.captcha !== undefined) columns.captcha = input.captcha;
-  if (input.captchaSecret !== undefined && input.captchaSecret !== null && (input.captchaSecret.trim() !== input.captchaSecret || input.captchaSecret === '' || /[\u0000-\u001f]/.test(input.captchaSecret))) {
+  if (input.captchaSecret !== undefined && input.captchaSecret !== null && (input.captchaSecret.trim() !== input.captchaSecret || input.captchaSecret === '' || hasControlCharacter(input.captchaSecret))) {
     errors['captchaSecret'] = 'must be the provider\'s secret key, without spaces around it or control characters';
   }
   if (input.maxLinks !== undefined) {
@@ -170,4 +170,8 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
   const problems = Object.entries(errors);
   if (problems.length > 0) throw new ServiceError('validation_failed', problems.map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   return columns;
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f);
 }

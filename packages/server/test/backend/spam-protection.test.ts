@@ -114,7 +114,7 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       expect((await postJson(formUrl(form), { email: 'cy@example.com', altcha: object })).status).toBe(200);
 
       const stored = await rows(form);
-      expect(stored.map((row) => [row.state, JSON.parse(row.fields)])).toEqual([
+      expect(stored.map((row) => [row.state, JSON.parse(row.fields) as unknown])).toEqual([
         ['inbox', { email: 'ada@example.com' }],
         ['inbox', { email: 'bo@example.com' }],
         ['inbox', { email: 'cy@example.com' }],
@@ -164,7 +164,7 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       captchaRefused(await postJson(formUrl(form), { email: 'ada@example.com', 'cf-turnstile-response': 'fail' }));
       captchaRefused(await postJson(formUrl(form), { email: 'ada@example.com' }));
       const stored = await rows(form);
-      expect(stored.map((row) => [row.state, JSON.parse(row.fields)])).toEqual([['inbox', { email: 'ada@example.com' }]]);
+      expect(stored.map((row) => [row.state, JSON.parse(row.fields) as unknown])).toEqual([['inbox', { email: 'ada@example.com' }]]);
       // The secret is stored sealed, never in clear.
       const row = await suite.store.db.selectFrom('forms').select('captcha_secret').where('id', '=', form.formId).executeTakeFirstOrThrow();
       expect(row.captcha_secret).toMatch(/^enc1\./);
@@ -180,7 +180,7 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       expect((await request(formUrl(form), { method: 'POST', body })).status).toBe(200);
       expect(verified.at(-1)?.path).toBe('/hcaptcha');
       captchaRefused(await postJson(formUrl(form), { 'h-captcha-response': 'fail' }));
-      expect((await rows(form)).map((row) => JSON.parse(row.fields))).toEqual([{ email: 'ada@example.com' }]);
+      expect((await rows(form)).map((row) => JSON.parse(row.fields) as unknown)).toEqual([{ email: 'ada@example.com' }]);
     });
 
     it('keeps the submission in Spam with captcha_unverified when the provider cannot be reached', async () => {
@@ -211,7 +211,7 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
         ['spam', 'links'],
       ]);
       const spamEvents = (await events(form)).filter((event) => event.type === 'form.submission.spam');
-      expect(spamEvents.map((event) => JSON.parse(event.payload).data.submission.spamReason)).toEqual(['links', 'links']);
+      expect(spamEvents.map((event) => (JSON.parse(event.payload) as { data: { submission: { spamReason?: string } } }).data.submission.spamReason)).toEqual(['links', 'links']);
     });
 
     it('records the honeypot as the reason', async () => {

@@ -16,7 +16,7 @@ describe('links in a submission', () => {
 });
 
 describe('allowed origins', () => {
-  const hostnames = async (): Promise<string[]> => ['www.acme.example'];
+  const hostnames = (): Promise<string[]> => Promise.resolve(['www.acme.example']);
 
   it('are written any, project, or a sorted list of origins', () => {
     expect(normalizeOrigins(' Any ')).toBe('any');
@@ -87,8 +87,11 @@ describe('the captcha check', () => {
   const verdicts: string[] = [];
   const services: CaptchaServices = {
     altcha: new AltchaChallenges(altchaKey(new Uint8Array(32).fill(1)), 1_000),
-    spend: async (digest) => (spent.has(digest) ? false : (spent.add(digest), true)),
-    siteverify: async (request) => (verdicts.push(request.url), request.token === 'good' ? 'passed' : request.token === 'down' ? 'unverified' : 'failed'),
+    spend: (digest) => Promise.resolve(spent.has(digest) ? false : (spent.add(digest), true)),
+    siteverify: (request) => {
+      verdicts.push(request.url);
+      return Promise.resolve(request.token === 'good' ? 'passed' : request.token === 'down' ? 'unverified' : 'failed');
+    },
     verifyUrls: { turnstile: 'https://turnstile.test', hcaptcha: 'https://hcaptcha.test' },
     now: () => Date.now(),
   };
