@@ -1,4 +1,4 @@
-import { ServiceError, type DeployData, type DeployInfo as EventDeploy } from '@svc/protocol';
+import { ServiceError, type DeployInfo as EventDeploy, type EventDataMap } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { newDeployId, newId } from '../ids.js';
 import {
@@ -14,10 +14,10 @@ import {
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import { insertEvent } from '../store/queries/submission-changes.js';
-import { findTokenListing } from '../store/queries/tokens.js';
 import type { DeployRow, ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import type { OperationContext, Principal } from './context.js';
+import { actingName } from './rights.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { environmentNames } from './config-plan.js';
@@ -57,7 +57,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
       file_count: input.files.length,
       total_bytes: bytes,
       error: null,
-      created_by: (await findTokenListing(trx, principal.tokenId))?.token.name ?? null,
+      created_by: await actingName(trx, principal),
       created_at: now,
       touched_at: now,
       finished_at: null,
@@ -194,7 +194,8 @@ async function switchLive(
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
 }
 
-async function emit(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: string, data: DeployData, now: number): Promise<void> {
+/** Writes a `deploy.*` event; its `data` is typed by the event catalog (@svc/protocol). */
+async function emit<T extends `deploy.${string}` & keyof EventDataMap>(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: T, data: EventDataMap[T], now: number): Promise<void> {
   const id = newId('evt', now);
   const payload = JSON.stringify({ id, type, createdAt: isoTime(now), workspace: scope.workspace.slug, project: scope.project.name, data });
   await insertEvent(trx, { id, projectId: scope.project.id, type, payload, now });

@@ -37,6 +37,7 @@ export async function insertProject(db: Db, project: NewProject, now = Date.now(
     pinpoints: JSON.stringify(project.pinpoints),
     auto: JSON.stringify(project.auto),
     widget_key: newWidgetKey(),
+    request_retention_seconds: null,
     created_at: now,
     updated_at: now,
   };
@@ -54,7 +55,8 @@ export interface ProjectListing {
 }
 
 /** Projects ordered by workspace slug then name; only `workspaceId`'s when given. */
-export async function listProjects(db: Db, workspaceId: string | null): Promise<ProjectListing[]> {
+/** The projects of these workspaces (null: of every workspace). */
+export async function listProjects(db: Db, workspaceIds: readonly string[] | null): Promise<ProjectListing[]> {
   let query = db
     .selectFrom('projects')
     .innerJoin('workspaces', 'workspaces.id', 'projects.workspace_id')
@@ -62,7 +64,10 @@ export async function listProjects(db: Db, workspaceId: string | null): Promise<
     .select('workspaces.slug as workspace_slug')
     .orderBy('workspaces.slug')
     .orderBy('projects.name');
-  if (workspaceId !== null) query = query.where('projects.workspace_id', '=', workspaceId);
+  if (workspaceIds !== null) {
+    if (workspaceIds.length === 0) return [];
+    query = query.where('projects.workspace_id', 'in', workspaceIds);
+  }
   const rows = await query.execute();
   return rows.map(({ workspace_slug, ...project }) => ({ project, workspaceSlug: workspace_slug }));
 }
