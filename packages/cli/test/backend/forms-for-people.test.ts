@@ -121,9 +121,14 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const invalid = await request(contact.url, { method: 'POST', headers: html, body: multipart({ email: 'not an address' }) });
       expect(invalid.status).toBe(422);
       expect(invalid.text).toContain('<li><strong>email</strong> must be a valid email address.</li>');
-      const urlencoded = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.co' });
-      expect(urlencoded.status).toBe(415);
-      expect(urlencoded.text).toContain('enctype=&quot;multipart/form-data&quot;');
+      expect(invalid.text).toContain("Your browser's Back button takes you to the form with what you typed still filled in.");
+      const urlencoded = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=not+an+address' });
+      expect(urlencoded.status).toBe(422);
+      expect(urlencoded.text).toContain('<li><strong>email</strong> must be a valid email address.</li>');
+      const textPlain = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'text/plain' }, body: 'email=a@b.co' });
+      expect(textPlain.status).toBe(415);
+      expect(textPlain.text).toContain('enctype=&quot;multipart/form-data&quot;');
+      expect(textPlain.text).toContain('<code>enctype=&quot;text/plain&quot;</code> is not taken');
       const unknown = await request(`${cli.url}/api/f/nosuchformendpoint000000`, { method: 'POST', headers: html, body: multipart({ a: '1' }) });
       expect(unknown.status).toBe(404);
       expect(unknown.text).toContain('This form does not exist');

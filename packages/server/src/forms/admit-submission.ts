@@ -28,10 +28,10 @@ export interface Admission {
  */
 export async function admitSubmission(services: AdmissionServices, endpointId: string, clientAddress: string, origin?: string): Promise<Admission> {
   const form = await services.directory.resolve(endpointId);
-  if (!form) throw new ServiceError('not_found', 'no form has this endpoint id');
+  if (!form) throw new ServiceError('not_found', `no form has the endpoint id "${endpointId.slice(0, 100)}": check the form's address (svc forms list shows each form's URL)`);
   const limit = await services.rateLimiter.consumeClient(form.rateLimit ?? services.defaultPolicy, { scope: form.id, address: clientAddress });
   if (!limit.allowed) {
-    return { form, limit, refusal: new ServiceError('rate_limited', `too many submissions from this address; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds }) };
+    return { form, limit, refusal: new ServiceError('rate_limited', `too many submissions from this address to this form; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds }) };
   }
   if (services.originAllowed && !(await services.originAllowed(form, origin))) {
     return { form, limit, refusal: new ServiceError('forbidden_origin', 'this form does not take posts from pages of this origin') };
