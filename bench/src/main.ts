@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
+import { benchCaptcha, type CaptchaFigures } from './captcha-bench.js';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
 import { benchGitPush, type GitPushFigures } from './git-push-bench.js';
 import { benchDeliveryPeer, type DeliveryPeerFigures } from './delivery-peer-bench.js';
@@ -24,7 +25,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git,captcha' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -188,9 +189,30 @@ if (sections.has('git')) {
   }
 }
 
+let captcha: CaptchaFigures | null = null;
+if (sections.has('captcha')) {
+  captcha = await benchCaptcha({ ...settings, nodeArgs: nodeArgsFor('captcha') }, flags.quick ? 50 : 200);
+  const { challenge, post } = captcha;
+  print(
+    `  ALTCHA on SQLite: challenges ${Math.round(challenge.requestsPerSecond)} req/s p99 ${challenge.latencyMs.p99} ms (statuses ${JSON.stringify(challenge.statusCodes)}); in process: make ${captcha.createUs.toFixed(1)} µs, check ${captcha.verifyUs.toFixed(1)} µs; ` +
+      `a post p50 ${post.plainMs.p50.toFixed(2)} ms without captcha, ${post.altchaMs.p50.toFixed(2)} ms with ALTCHA (${post.samples} sequential each)`,
+  );
+  await reportProfile('captcha');
+}
+
 const rows = table(endpoint, latency, throughput, validate);
 for (const figures of gitPush) {
   rows.push({ figure: `git push → live, ${figures.files}-file static site, ${figures.backend}: p50 / p99`, measured: `${figures.pushToLiveMs.p50.toFixed(0)} / ${figures.pushToLiveMs.p99.toFixed(0)} ms`, target: '—', met: '—' });
+}
+if (captcha) {
+  rows.push({ figure: 'ALTCHA challenges, SQLite: requests/s (each one hash and one HMAC, nothing stored)', measured: `${Math.round(captcha.challenge.requestsPerSecond)} (p99 ${captcha.challenge.latencyMs.p99} ms)`, target: '—', met: '—' });
+  rows.push({ figure: 'ALTCHA in process: make / check a challenge', measured: `${captcha.createUs.toFixed(1)} / ${captcha.verifyUs.toFixed(1)} µs`, target: '—', met: '—' });
+  rows.push({
+    figure: 'a sequential JSON post, SQLite, p50: without captcha / with ALTCHA (check + spent solution stored)',
+    measured: `${captcha.post.plainMs.p50.toFixed(2)} / ${captcha.post.altchaMs.p50.toFixed(2)} ms`,
+    target: '—',
+    met: '—',
+  });
 }
 if (deliveryCeiling) {
   rows.push({ figure: `delivery ceiling: a plain loop signing and POSTing the same bodies, ${deliveryCeiling.concurrency} at a time`, measured: `${Math.round(deliveryCeiling.deliveriesPerSecond)}/s, ${cpu(deliveryCeiling.cpuUsPerDelivery)} CPU each`, target: '—', met: '—' });
@@ -247,7 +269,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, captcha, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

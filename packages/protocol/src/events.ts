@@ -45,6 +45,11 @@ export const SubmissionData = Type.Object(
         fields: Type.Record(Type.String(), Type.Unknown(), { description: 'The submitted fields as sent; names starting with _ are instructions and never here' }),
         files: Type.Array(SubmissionFile),
         createdAt: Instant,
+        spamReason: Type.Optional(
+          Type.Union([Type.Literal('honeypot'), Type.Literal('captcha_unverified'), Type.Literal('links'), Type.Literal('manual')], {
+            description: 'form.submission.spam only: why the submission is in Spam (manual: moved there by hand)',
+          }),
+        ),
       },
       closed,
     ),

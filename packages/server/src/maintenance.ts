@@ -15,6 +15,7 @@ import {
   removeOldSubmissions,
 } from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
+import { deleteExpiredSolutions } from './store/queries/spent-solutions.js';
 import type { Store } from './store/store.js';
 
 export interface MaintenanceOptions {
@@ -57,6 +58,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
+    await deleteExpiredSolutions(store.db, now);
     const disabled = await store.transaction((trx) => disableLongFailingWebhooks(trx, now - options.webhookFailureWindowMs, failingReason(options.webhookFailureWindowMs), now));
     if (disabled.length > 0) options.logger.warn({ webhooks: disabled }, 'disabled webhooks whose every attempt failed for the whole failure window');
     await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));

@@ -40,6 +40,18 @@ function httpUrl(text: string): string | undefined {
   return text.replace(/\/+$/, '');
 }
 
+/** A siteverify address: http(s), kept exactly as given (a query string may matter to a proxy). */
+function verifyUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('must be an http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http:// or https:// URL');
+  return url.href;
+}
+
 function smtpUrl(text: string): string | undefined {
   if (text === '') return undefined;
   let url: URL;
@@ -122,6 +134,10 @@ export const serveFlags: readonly ServeFlag[] = [
   },
   { flag: '--smtp-url', value: '<url>', env: 'SVC_SMTP_URL', description: 'SMTP server for notification emails, smtp[s]://user:pass@host:port', apply: (text, draft) => void (draft.smtpUrl = smtpUrl(text)) },
   { flag: '--mail-from', value: '<address>', env: 'SVC_MAIL_FROM', description: 'sender of notification emails, e.g. "Forms <forms@example.com>"', apply: (text, draft) => void (draft.mailFrom = mailFrom(text)) },
+  { flag: '--turnstile-verify-url', value: '<url>', env: 'SVC_TURNSTILE_VERIFY_URL', defaultValue: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', description: 'where Turnstile tokens are checked (a proxy, or a stub in tests)', apply: (text, draft) => void (draft.turnstileVerifyUrl = verifyUrl(text)) },
+  { flag: '--hcaptcha-verify-url', value: '<url>', env: 'SVC_HCAPTCHA_VERIFY_URL', defaultValue: 'https://api.hcaptcha.com/siteverify', description: 'where hCaptcha tokens are checked (a proxy, or a stub in tests)', apply: (text, draft) => void (draft.hcaptchaVerifyUrl = verifyUrl(text)) },
+  { flag: '--altcha-max-number', value: '<n>', env: 'SVC_ALTCHA_MAX_NUMBER', defaultValue: '100000', hidden: true, description: 'difficulty of ALTCHA challenges: the largest number a browser may have to try', apply: (text, draft) => void (draft.altchaMaxNumber = parseCount(text, 1_000, 10_000_000)) },
+  { flag: '--challenge-rate-limit', value: '<limit>', env: 'SVC_CHALLENGE_RATE_LIMIT', defaultValue: '60/5m', hidden: true, description: 'ALTCHA challenges per client IP per form, requests/window', apply: (text, draft) => void (draft.challengeRateLimit = parseRateLimit(text)) },
   { flag: '--retry-schedule', value: '<delays>', env: 'SVC_RETRY_SCHEDULE', description: 'delays between delivery attempts, e.g. 1s,2s,4s,8s,16s', apply: (text, draft) => void (draft.retrySchedule = parseDurationList(text)) },
   {
     flag: '--role',

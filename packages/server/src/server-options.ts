@@ -62,6 +62,13 @@ export interface ServerOptions {
   readonly smtpUrl: string | undefined;
   /** The sender of notification emails: `address` or `Name <address>`. */
   readonly mailFrom: string | undefined;
+  /** Where Turnstile and hCaptcha tokens are checked (docs/form-endpoint.md, "Spam protection"). */
+  readonly turnstileVerifyUrl: string;
+  readonly hcaptchaVerifyUrl: string;
+  /** Challenges a visitor's browser solves per ALTCHA challenge, at most (its difficulty). */
+  readonly altchaMaxNumber: number;
+  /** ALTCHA challenges a client may fetch per window, per form. */
+  readonly challengeRateLimit: { readonly max: number; readonly windowSeconds: number };
   /** Delays between delivery attempts, in milliseconds; undefined keeps the default. */
   readonly retrySchedule: readonly number[] | undefined;
   /**
@@ -164,6 +171,10 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     smtpUrl: undefined,
     mailFrom: undefined,
     retrySchedule: undefined,
+    turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    hcaptchaVerifyUrl: 'https://api.hcaptcha.com/siteverify',
+    altchaMaxNumber: 100_000,
+    challengeRateLimit: { max: 60, windowSeconds: 300 },
     encryptionKey: undefined,
     deliveryTimeoutMs: 10_000,
     deliveryLeaseMs: 60_000,

@@ -8,6 +8,11 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
+import { challengeRoutes } from './http/challenge-routes.js';
+import { AltchaChallenges, altchaKey } from './forms/spam/altcha-challenges.js';
+import { loadAltchaWidget } from './forms/spam/altcha-widget.js';
+import { spamChecks } from './forms/spam/spam-checks.js';
+import { SpamProtection } from './forms/spam/spam-protection.js';
 import { hostingPlugin } from './http/hosting-routes.js';
 import { pinpointsRoutes, widgetAssetRoutes } from './http/pinpoints-routes.js';
 import { watchDeploys } from './hosting/deploy-watch.js';
@@ -122,6 +127,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     });
     closers.push(() => maintenance.stop());
 
+    const altcha = new AltchaChallenges(altchaKey(encryption.key), options.altchaMaxNumber);
+    const spam = new SpamProtection(store.db, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl });
     const directory = new FormDirectory(store.db, options.formCacheTtlMs);
     const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
@@ -131,9 +138,10 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       directory,
       rateLimiter,
       defaultPolicy: options.rateLimit,
+      originAllowed: (form, origin) => spam.originAllowed(form, origin),
       limits: options.limits,
       files: store.files,
-      submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now },
+      submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
     };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
@@ -144,6 +152,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       const settings = await createSettingsArea({ context, failures });
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
+      const altchaWidget = await loadAltchaWidget();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
       const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota };
       plugins.push(
@@ -155,6 +164,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
           gitRoutes(scope, { context, failures });
           done();
         })),
+        (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget }),
         cliApi.plugin,
         settings.plugin,
       );

@@ -25,5 +25,8 @@ export function formSettingsLines(form: FormInfo, defaultRateLimit: RateLimit): 
     `  notify:        ${form.notify.length === 0 ? 'nobody' : form.notify.join(', ')}`,
     `  rate limit:    ${form.rateLimit ? formatRateLimit(form.rateLimit) : `default (${formatRateLimit(defaultRateLimit)})`}`,
     `  retention:     ${form.retentionSeconds === null ? 'kept until deleted' : `${formatDurationSeconds(form.retentionSeconds)}, then removed`}`,
+    `  captcha:       ${form.captcha}${form.captcha === 'turnstile' || form.captcha === 'hcaptcha' ? (form.captchaSecretSet ? ' (secret stored)' : ' (no secret: posts go to Spam)') : ''}`,
+    `  max links:     ${form.maxLinks === null ? 'no limit' : `${form.maxLinks}, more go to Spam`}`,
+    `  origins:       ${form.origins === 'any' ? 'any' : form.origins === 'project' ? "the project's domains and local development hosts" : form.origins.split(',').join(', ')}`,
   ];
 }

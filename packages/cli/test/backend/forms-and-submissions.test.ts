@@ -55,9 +55,9 @@ describe.runIf(backend.available)(`svc forms and svc submissions on ${backend.na
     expect(json.json()).toEqual({
       ok: true,
       forms: [
-        { slug: 'contact', name: 'Contact', endpointId: contact.endpointId, url: `${cli.url}/api/f/${contact.endpointId}`, rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null },
-        { slug: 'empty', name: null, endpointId: expect.any(String), url: expect.any(String), rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null },
-        { slug: 'limited', name: null, endpointId: expect.any(String), url: expect.any(String), rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null },
+        { slug: 'contact', name: 'Contact', endpointId: contact.endpointId, url: `${cli.url}/api/f/${contact.endpointId}`, rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null, captcha: 'none', captchaSecretSet: false, maxLinks: null, origins: 'any' },
+        { slug: 'empty', name: null, endpointId: expect.any(String), url: expect.any(String), rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null, captcha: 'none', captchaSecretSet: false, maxLinks: null, origins: 'any' },
+        { slug: 'limited', name: null, endpointId: expect.any(String), url: expect.any(String), rateLimit: null, successUrl: null, errorUrl: null, notify: [], retentionSeconds: null, captcha: 'none', captchaSecretSet: false, maxLinks: null, origins: 'any' },
       ],
       defaultRateLimit: { max: 30, windowSeconds: 300 },
     });

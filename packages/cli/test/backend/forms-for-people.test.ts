@@ -158,6 +158,9 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
           '  notify:        nobody',
           '  rate limit:    default (30/5m)',
           '  retention:     kept until deleted',
+          '  captcha:       none',
+          '  max links:     no limit',
+          '  origins:       any',
           '',
         ].join('\n'),
       );
@@ -176,7 +179,7 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const emails = await svc(['forms', 'set', 'contact', '--notify', 'owner@example.com,not-an-address', '--json']);
       expect(emails.json()).toMatchObject({ ok: false, error: { code: 'validation_failed', details: { errors: { notify: 'not valid email addresses: not-an-address' } } } });
       const nothing = await svc(['forms', 'set', 'contact']);
-      expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('give at least one of --success-url, --error-url, --notify, --rate-limit and --retention')]);
+      expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('give at least one of --success-url, --error-url, --notify, --rate-limit, --retention, --captcha, --captcha-secret-env, --max-links and --origins')]);
       const retention = await svc(['forms', 'set', 'contact', '--retention', '90d']);
       expect(retention.stdout).toContain('  retention:     90d, then removed\n');
       const tooShort = await svc(['forms', 'set', 'contact', '--retention', '10s', '--json']);

@@ -77,6 +77,9 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     expect(spam.status).toBe(200);
     const listed = await cli.svc(['submissions', 'list', '--form', longForm, '--json'], { cwd: directory });
     submissionId = listed.json<{ submissions: { id: string }[] }>().submissions[0]!.id;
+    // Spam protection on, after the posts: the snippet carries the widget, the settings a long list of origins.
+    const origins = 'https://www.northwind-traders-international.example.com,https://staging.northwind-traders-international.example.com';
+    expect((await cli.svc(['forms', 'set', longForm, '--captcha', 'altcha', '--max-links', '3', '--origins', origins], { cwd: directory })).code).toBe(0);
     await receiver.waitFor(3, (request) => request.path.startsWith('/fail'));
 
     const key = /data-key="([^"]+)"/.exec((await cli.svc(['pinpoints', 'snippet'], { cwd: directory })).stdout)![1]!;

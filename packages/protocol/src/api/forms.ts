@@ -1,6 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Ok, RateLimit, Slug } from './common.js';
-import { formUrlLimit, maxNotifyAddresses } from './limits.js';
+import { captchaSecretLimit, formUrlLimit, maxNotifyAddresses } from './limits.js';
+
+/** The captcha a form's posts must solve (docs/form-endpoint.md, "Spam protection"). */
+export const CaptchaKind = Type.Union([Type.Literal('none'), Type.Literal('altcha'), Type.Literal('turnstile'), Type.Literal('hcaptcha')]);
+export type CaptchaKind = Static<typeof CaptchaKind>;
 
 /** A form endpoint: where to post (`url` is `{forms_url}/api/f/{endpointId}`) and its limit. */
 export const FormInfo = Type.Object(
@@ -18,6 +22,13 @@ export const FormInfo = Type.Object(
     notify: Type.Array(Type.String()),
     /** Submissions older than this many seconds are removed; null keeps them until deleted. */
     retentionSeconds: Type.Union([Type.Integer(), Type.Null()]),
+    captcha: CaptchaKind,
+    /** Whether the provider's secret key is stored (it is never shown). */
+    captchaSecretSet: Type.Boolean(),
+    /** More links than this routes a submission to Spam; null: no limit. */
+    maxLinks: Type.Union([Type.Integer(), Type.Null()]),
+    /** Which browser origins may post: `any`, `project`, or origins joined by commas. */
+    origins: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -50,6 +61,12 @@ export const FormSettingsRequest = Type.Object(
     notify: Type.Optional(Type.Array(Type.String({ maxLength: 254 }), { maxItems: maxNotifyAddresses })),
     rateLimit: Type.Optional(Type.Union([RateLimit, Type.Null()])),
     retentionSeconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    captcha: Type.Optional(CaptchaKind),
+    /** The provider's secret key (Turnstile, hCaptcha), stored encrypted; null removes it. */
+    captchaSecret: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: captchaSecretLimit }), Type.Null()])),
+    maxLinks: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
+    /** `any`, `project`, or origins such as `https://example.com` joined by commas. */
+    origins: Type.Optional(Type.String({ minLength: 1, maxLength: formUrlLimit * 4 })),
   },
   { additionalProperties: false },
 );

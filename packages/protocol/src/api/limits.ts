@@ -11,6 +11,8 @@ export const webhookDescriptionLimit = 500;
 export const defaultRotationGraceSeconds = 86_400;
 /** Longest success or error URL of a form, and most notification addresses. */
 export const formUrlLimit = 2048;
+/** The longest captcha provider secret a form keeps. */
+export const captchaSecretLimit = 512;
 export const maxNotifyAddresses = 10;
 /** Replayed deliveries come due at this rate, so a receiver back from an outage is not flooded. */
 export const replayDeliveriesPerSecond = 50;

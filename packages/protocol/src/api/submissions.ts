@@ -5,6 +5,10 @@ import { submissionPageSize } from './limits.js';
 export const SubmissionState = Type.Union([Type.Literal('inbox'), Type.Literal('spam')]);
 export type SubmissionState = Static<typeof SubmissionState>;
 
+/** Why a submission is in Spam (docs/form-endpoint.md, "Spam protection"); `manual`: moved there by hand. */
+export const SpamReason = Type.Union([Type.Literal('honeypot'), Type.Literal('captcha_unverified'), Type.Literal('links'), Type.Literal('manual')]);
+export type SpamReason = Static<typeof SpamReason>;
+
 export const SubmissionFileInfo = Type.Object(
   { field: Type.String(), name: Type.String(), size: Type.Integer(), contentType: Type.String() },
   { additionalProperties: false },
@@ -18,6 +22,8 @@ export const SubmissionInfo = Type.Object(
     createdAt: Timestamp,
     fields: Type.Record(Type.String(), Type.Unknown()),
     files: Type.Array(SubmissionFileInfo),
+    /** Present in Spam: why it is there (absent for spam kept before reasons were). */
+    spamReason: Type.Optional(SpamReason),
   },
   { additionalProperties: false },
 );

@@ -53,6 +53,12 @@ describe('submissions as CSV', () => {
     );
   });
 
+  it('adds why each submission is in Spam to an export of Spam', () => {
+    const csv = new SubmissionCsv({ state: 'spam', fields: ['a'], fileFields: [] });
+    expect(csv.headerRecord()).toBe('submission_id,submitted_at,spam_reason,a\r\n');
+    expect(csv.record({ ...submission('sub_6', { a: 'x' }), state: 'spam', spamReason: 'links' })).toBe('sub_6,2026-11-21T10:00:00.000Z,links,x\r\n');
+  });
+
   it('writes cells exactly as submitted when asked for raw output', () => {
     const csv = new SubmissionCsv({ fields: ['a'], fileFields: [] }, { raw: true });
     expect(csv.record(submission('sub_5', { a: '=1+1' }))).toBe('sub_5,2026-11-21T10:00:00.000Z,=1+1\r\n');

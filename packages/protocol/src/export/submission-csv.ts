@@ -1,8 +1,8 @@
 import type { ExportHeaderLine, SubmissionInfo } from '../api/submissions.js';
 import { cellText, csvRecord, neutralizeFormula } from './csv.js';
 
-/** Columns before the submitted fields. */
-const metaColumns = ['submission_id', 'submitted_at'] as const;
+/** Columns before the submitted fields; an export of Spam adds `spam_reason`. */
+const metaColumns = ['submission_id', 'submitted_at', 'spam_reason'] as const;
 
 interface Column {
   readonly header: string;
@@ -13,7 +13,7 @@ interface Column {
 const otherFieldsColumn = 'other_fields';
 
 /**
- * Submissions as CSV rows: `submission_id`, `submitted_at`, then one column per field name
+ * Submissions as CSV rows: `submission_id`, `submitted_at` (and for Spam `spam_reason`), then one column per field name
  * used by any exported submission (the union, in order of first use; a field that carried
  * files holds the file names, `; `-separated). A field named like a meta column is headed
  * `field:<name>`. Past `maxExportColumns` names, the rest of each submission's fields go
@@ -26,8 +26,10 @@ export class SubmissionCsv {
   private readonly columnNames: ReadonlySet<string>;
   private readonly otherFields: boolean;
   private readonly cell: (value: string) => string;
+  private readonly spam: boolean;
 
-  constructor(header: Pick<ExportHeaderLine, 'fields' | 'fileFields' | 'otherFields'>, options: { readonly raw?: boolean } = {}) {
+  constructor(header: Pick<ExportHeaderLine, 'fields' | 'fileFields' | 'otherFields'> & { readonly state?: ExportHeaderLine['state'] }, options: { readonly raw?: boolean } = {}) {
+    this.spam = header.state === 'spam';
     this.cell = options.raw === true ? (value) => value : neutralizeFormula;
     const names = [...new Set([...header.fields, ...header.fileFields])];
     this.columns = names.map((field) => ({ field, header: (metaColumns as readonly string[]).includes(field) || field === otherFieldsColumn ? `field:${field}` : field }));
@@ -36,7 +38,7 @@ export class SubmissionCsv {
   }
 
   headerRecord(): string {
-    return csvRecord([...metaColumns, ...this.columns.map((column) => this.cell(column.header)), ...(this.otherFields ? [otherFieldsColumn] : [])]);
+    return csvRecord([...metaColumns.slice(0, this.spam ? 3 : 2), ...this.columns.map((column) => this.cell(column.header)), ...(this.otherFields ? [otherFieldsColumn] : [])]);
   }
 
   record(submission: SubmissionInfo): string {
@@ -48,7 +50,7 @@ export class SubmissionCsv {
       return this.cell(parts.join('; '));
     });
     if (this.otherFields) cells.push(this.cell(this.otherFieldsCell(submission)));
-    return csvRecord([submission.id, submission.createdAt, ...cells]);
+    return csvRecord([submission.id, submission.createdAt, ...(this.spam ? [submission.spamReason ?? ''] : []), ...cells]);
   }
 
   private otherFieldsCell(submission: SubmissionInfo): string {

@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { PreparedSubmission, SubmissionOutcome } from '../store/submission-batch.js';
 import { checkFields, unstorableFieldErrors } from './field-checks.js';
 import { separateInstructions, type PostInstructions } from './instructions.js';
+import { separateSolutions } from './spam/captcha-check.js';
 import type { StagedUpload } from './multipart-body.js';
 import { successLocation } from './person-answers.js';
 import { prepareSubmission } from './prepare-submission.js';
@@ -73,7 +74,9 @@ export async function acceptSubmission(services: SubmissionServices, posted: Pos
 
 async function accept(services: SubmissionServices, posted: PostedSubmission, receivedAt: number): Promise<AcceptedSubmission> {
   const { form, uploads, idempotencyKey, client } = posted;
-  const { fields, instructions } = separateInstructions(posted.fields);
+  const { fields: postedFields, instructions } = separateInstructions(posted.fields);
+  // Captcha solutions are instructions too: checked, never stored (docs/form-endpoint.md).
+  const { fields, solutions } = separateSolutions(postedFields);
 
   const errors = { ...checkFields(fields, posted.inexactNumbers), ...unstorableFieldErrors(posted.fields) };
   if (Object.keys(errors).length > 0) {
@@ -83,7 +86,7 @@ async function accept(services: SubmissionServices, posted: PostedSubmission, re
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
-  const state = await discardingOnFailure(uploads, () => classifySubmission({ form, fields, instructions, client }, services.checks ?? submissionChecks));
+  const { state, spamReason } = await discardingOnFailure(uploads, () => classifySubmission({ form, fields, instructions, solutions, client }, services.checks ?? submissionChecks));
   await discardingOnFailure(uploads, () => services.quota.allow(form.projectId, uploads.reduce((bytes, upload) => bytes + upload.staged.size, 0)));
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
@@ -95,6 +98,7 @@ async function accept(services: SubmissionServices, posted: PostedSubmission, re
   const prepared = prepareSubmission({
     form,
     state,
+    spamReason,
     fields,
     files,
     clientIp: storedIp(client.address, services.formIp),

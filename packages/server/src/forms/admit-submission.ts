@@ -9,6 +9,8 @@ export interface AdmissionServices {
   readonly rateLimiter: RateLimiter;
   /** The server's form rate limit, for forms without their own. */
   readonly defaultPolicy: RateLimitPolicy;
+  /** Whether a browser post from `origin` may reach the form (forms/spam/origins.ts); absent: any. */
+  readonly originAllowed?: (form: ResolvedForm, origin: string | undefined) => Promise<boolean>;
 }
 
 /** A form that may take this client's post, and the rate limit's count for the answer's headers. */
@@ -20,13 +22,19 @@ export interface Admission {
 }
 
 /**
- * Before the body is read: the form must exist (`not_found`), and the client is counted
- * against the form's rate limit.
+ * Before the body is read: the form must exist (`not_found`), the client is counted against
+ * the form's rate limit first, then a browser's `Origin` must be one the form allows
+ * (`forbidden_origin`, docs/form-endpoint.md, "Allowed origins").
  */
-export async function admitSubmission(services: AdmissionServices, endpointId: string, clientAddress: string): Promise<Admission> {
+export async function admitSubmission(services: AdmissionServices, endpointId: string, clientAddress: string, origin?: string): Promise<Admission> {
   const form = await services.directory.resolve(endpointId);
   if (!form) throw new ServiceError('not_found', `no form has the endpoint id "${endpointId.slice(0, 100)}": check the form's address (svc forms list shows each form's URL)`);
   const limit = await services.rateLimiter.consumeClient(form.rateLimit ?? services.defaultPolicy, { scope: form.id, address: clientAddress });
-  const refusal = limit.allowed ? null : new ServiceError('rate_limited', `too many submissions from this address to this form; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds });
-  return { form, limit, refusal };
+  if (!limit.allowed) {
+    return { form, limit, refusal: new ServiceError('rate_limited', `too many submissions from this address to this form; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds }) };
+  }
+  if (services.originAllowed && !(await services.originAllowed(form, origin))) {
+    return { form, limit, refusal: new ServiceError('forbidden_origin', 'this form does not take posts from pages of this origin') };
+  }
+  return { form, limit, refusal: null };
 }

@@ -79,10 +79,27 @@ const unreadable = (): Explanation => ({
   body: <p>What arrived was not a complete form, so nothing was saved. Please go back and send it again.</p>,
 });
 
+/** A post whose captcha was missing or not solved: nothing was stored (docs/form-endpoint.md, "Spam protection"). */
+function captchaNotSolved(problem: string): Explanation {
+  return {
+    title: 'The captcha was not solved',
+    body: (
+      <>
+        <p>Nothing was sent: {problem}.</p>
+        <p>
+          This form asks your browser to solve a captcha before it sends. A page without JavaScript cannot solve an ALTCHA or Turnstile challenge (nor an hCaptcha): please
+          turn JavaScript on, go back, solve the captcha if one is shown, and send the form again.
+        </p>
+      </>
+    ),
+  };
+}
+
 /** The failures a person can meet after a post; anything else is "something went wrong". */
 const explanations: Partial<Record<ErrorCode, (failure: ServiceError, limits: FormLimits) => Explanation>> = {
   validation_failed: (failure) => {
     const errors = Object.entries((failure.details?.['errors'] ?? {}) as Record<string, string>);
+    if (errors.length === 1 && errors[0]![0] === 'captcha') return captchaNotSolved(errors[0]![1]);
     return {
       title: 'Please check the form',
       body: (

@@ -14,14 +14,14 @@ const form: ResolvedForm = {
   errorUrl: null,
   notify: [],
   projectName: 'site\\with\\backslashes',
-  rateLimit: null,
+  rateLimit: null, captcha: 'none', captchaSecret: null, maxLinks: null, origins: 'any',
 };
 
 describe('the event payload', () => {
   it('is exactly JSON.stringify of the typed envelope, whatever the fields', () => {
     const fields = { email: 'a@b.co', nested: { list: [1, null, '\u0000', '\ud800'] }, '': 'empty key', 'quote"key': 'x' };
     const files = [{ field: 'cv', name: 'cv "1".pdf', size: 3, contentType: 'application/pdf', sha256: 'ab' }];
-    const prepared = prepareSubmission({ form, state: 'spam', fields, files, clientIp: null, userAgent: null, idempotencyKey: null, receivedAt: Date.UTC(2026, 10, 21) });
+    const prepared = prepareSubmission({ form, state: 'spam', spamReason: 'links', fields, files, clientIp: null, userAgent: null, idempotencyKey: null, receivedAt: Date.UTC(2026, 10, 21) });
     const envelope: EventEnvelope<'form.submission.spam'> = {
       id: prepared.event.id,
       type: 'form.submission.spam',
@@ -30,7 +30,7 @@ describe('the event payload', () => {
       project: form.projectName,
       data: {
         form: { id: form.endpointId, slug: form.slug, name: form.name },
-        submission: { id: prepared.submission.id, fields, files, createdAt: '2026-11-21T00:00:00.000Z' },
+        submission: { id: prepared.submission.id, fields, files, createdAt: '2026-11-21T00:00:00.000Z', spamReason: 'links' },
       },
     };
     expect(prepared.event.payload).toBe(JSON.stringify(envelope));

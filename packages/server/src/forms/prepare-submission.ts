@@ -2,11 +2,13 @@ import type { SubmissionFile } from '@svc/protocol';
 import { newId } from '../ids.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import type { PreparedSubmission } from '../store/submission-batch.js';
-import type { SubmissionState } from '../store/schema.js';
+import type { SpamReason, SubmissionState } from '../store/schema.js';
 
 export interface SubmissionInput {
   readonly form: ResolvedForm;
   readonly state: SubmissionState;
+  /** Why it goes to Spam; null for the inbox. */
+  readonly spamReason: SpamReason | null;
   readonly fields: Record<string, unknown>;
   readonly files: readonly SubmissionFile[];
   readonly clientIp: string | null;
@@ -38,13 +40,14 @@ export function prepareSubmission(input: SubmissionInput): PreparedSubmission {
       client_ip: input.clientIp,
       user_agent: input.userAgent,
       idempotency_key: input.idempotencyKey,
+      spam_reason: input.spamReason,
       created_at: input.receivedAt,
     },
     event: {
       id: eventId,
       project_id: input.form.projectId,
       type,
-      payload: eventPayload({ eventId, type, createdAt, form: input.form, submissionId }, fields, files),
+      payload: eventPayload({ eventId, type, createdAt, form: input.form, submissionId, spamReason: input.spamReason }, fields, files),
       created_at: input.receivedAt,
       dispatched_at: null,
     },
@@ -62,6 +65,8 @@ export interface EventParts {
   readonly submittedAt?: string;
   readonly form: Pick<ResolvedForm, 'endpointId' | 'slug' | 'name' | 'workspaceSlug' | 'projectName'>;
   readonly submissionId: string;
+  /** `form.submission.spam`'s `data.submission.spamReason`; null leaves it out. */
+  readonly spamReason?: SpamReason | null;
 }
 
 /**
@@ -76,6 +81,7 @@ export function eventPayload(parts: EventParts, fields: string, files: string): 
     `{"id":${text(parts.eventId)},"type":${text(parts.type)},"createdAt":${text(parts.createdAt)},` +
     `"workspace":${text(form.workspaceSlug)},"project":${text(form.projectName)},` +
     `"data":{"form":{"id":${text(form.endpointId)},"slug":${text(form.slug)},"name":${text(form.name)}},` +
-    `"submission":{"id":${text(parts.submissionId)},"fields":${fields},"files":${files},"createdAt":${text(parts.submittedAt ?? parts.createdAt)}}}}`
+    `"submission":{"id":${text(parts.submissionId)},"fields":${fields},"files":${files},"createdAt":${text(parts.submittedAt ?? parts.createdAt)}` +
+    `${parts.spamReason ? `,"spamReason":${text(parts.spamReason)}` : ''}}}}`
   );
 }

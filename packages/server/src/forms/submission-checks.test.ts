@@ -15,6 +15,10 @@ const form: ResolvedForm = {
   successUrl: null,
   errorUrl: null,
   notify: [],
+  captcha: 'none',
+  captchaSecret: null,
+  maxLinks: null,
+  origins: 'any',
 };
 
 function submission(overrides: { honeypot?: boolean; honeypotHeader?: boolean } = {}): CheckedSubmission {
@@ -22,27 +26,28 @@ function submission(overrides: { honeypot?: boolean; honeypotHeader?: boolean } 
     form,
     fields: { email: 'ada@example.com' },
     instructions: { redirect: null, honeypot: overrides.honeypot ?? false },
+    solutions: {},
     client: { address: '203.0.113.7', userAgent: null, honeypotHeader: overrides.honeypotHeader ?? false },
   };
 }
 
 describe('the checks a valid submission goes through', () => {
   it('puts a submission in the inbox when the honeypot is empty', async () => {
-    expect(await classifySubmission(submission())).toBe('inbox');
+    expect(await classifySubmission(submission())).toEqual({ state: 'inbox', spamReason: null });
   });
 
   it('marks a submission as spam when the honeypot field or header holds anything', async () => {
-    expect(await classifySubmission(submission({ honeypot: true }))).toBe('spam');
-    expect(await classifySubmission(submission({ honeypotHeader: true }))).toBe('spam');
+    expect(await classifySubmission(submission({ honeypot: true }))).toEqual({ state: 'spam', spamReason: 'honeypot' });
+    expect(await classifySubmission(submission({ honeypotHeader: true }))).toEqual({ state: 'spam', spamReason: 'honeypot' });
   });
 
   it('runs the checks in order and stops at the first that says spam', async () => {
     const ran: string[] = [];
     const named = (name: string, spam: boolean): SubmissionCheck => () => {
       ran.push(name);
-      return spam ? { spam: true, reason: name } : passes;
+      return spam ? { spam: true, reason: 'links' } : passes;
     };
-    expect(await classifySubmission(submission(), [named('a', false), named('b', true), named('c', false)])).toBe('spam');
+    expect(await classifySubmission(submission(), [named('a', false), named('b', true), named('c', false)])).toEqual({ state: 'spam', spamReason: 'links' });
     expect(ran).toEqual(['a', 'b']);
   });
 

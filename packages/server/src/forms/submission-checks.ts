@@ -1,5 +1,5 @@
 import type { ResolvedForm } from '../store/queries/forms.js';
-import type { SubmissionState } from '../store/schema.js';
+import type { SpamReason, SubmissionState } from '../store/schema.js';
 import type { PostInstructions } from './instructions.js';
 
 /** What the checks of a submission see: its form, its fields and how it was sent. */
@@ -8,6 +8,8 @@ export interface CheckedSubmission {
   /** The fields to store (instructions and the honeypot field already taken out). */
   readonly fields: Readonly<Record<string, unknown>>;
   readonly instructions: PostInstructions;
+  /** The fields captcha widgets post (forms/spam/captcha-check.ts): read by the checks, never stored. */
+  readonly solutions: Readonly<Record<string, unknown>>;
   readonly client: SubmissionClient;
 }
 
@@ -21,7 +23,7 @@ export interface SubmissionClient {
 }
 
 /** A check's verdict on a submission that it lets through: stored in the inbox, or as spam. */
-export type CheckVerdict = { readonly spam: false } | { readonly spam: true; readonly reason: string };
+export type CheckVerdict = { readonly spam: false } | { readonly spam: true; readonly reason: SpamReason };
 
 /**
  * One check of a submission whose fields are valid, before anything is stored. It lets the
@@ -42,10 +44,14 @@ export const honeypotCheck: SubmissionCheck = ({ instructions, client }) =>
  */
 export const submissionChecks: readonly SubmissionCheck[] = [honeypotCheck];
 
-/** Runs the checks in order: the submission is spam as soon as one of them says so. */
-export async function classifySubmission(submission: CheckedSubmission, checks: readonly SubmissionCheck[] = submissionChecks): Promise<SubmissionState> {
+/** Where a submission goes, and why when that is Spam. */
+export type Classification = { readonly state: 'inbox'; readonly spamReason: null } | { readonly state: Extract<SubmissionState, 'spam'>; readonly spamReason: SpamReason };
+
+/** Runs the checks in order: the submission is spam as soon as one of them says so, for its reason. */
+export async function classifySubmission(submission: CheckedSubmission, checks: readonly SubmissionCheck[] = submissionChecks): Promise<Classification> {
   for (const check of checks) {
-    if ((await check(submission)).spam) return 'spam';
+    const verdict = await check(submission);
+    if (verdict.spam) return { state: 'spam', spamReason: verdict.reason };
   }
-  return 'inbox';
+  return { state: 'inbox', spamReason: null };
 }

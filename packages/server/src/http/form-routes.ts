@@ -94,7 +94,7 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
 
 /** Before the body is read: the form must exist and the client must be within its limit. */
 async function admit(request: FormRequest, reply: FastifyReply, services: FormRouteServices): Promise<FastifyReply | undefined> {
-  const admission = await admitSubmission(services, request.params.id, request.clientAddress);
+  const admission = await admitSubmission(services, request.params.id, request.clientAddress, request.headers.origin);
   request.form = admission.form;
   void reply.headers(rateLimitHeaders(admission.limit));
   if (admission.refusal) throw admission.refusal;

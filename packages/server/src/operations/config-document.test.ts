@@ -27,7 +27,7 @@ const form = (slug: string, name: string | null, position: number): FormRow => (
   success_url: null,
   error_url: null,
   notify_emails: null,
-  retention_seconds: null,
+  retention_seconds: null, captcha: 'none', captcha_secret: null, max_links: null, origins: 'any',
   position,
   created_at: 0,
   updated_at: 0,

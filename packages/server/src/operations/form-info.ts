@@ -8,7 +8,7 @@ export function formUrl(context: OperationContext, endpointId: string): string {
   return `${context.urls.formsUrl}/api/f/${endpointId}`;
 }
 
-export type FormInfoRow = Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds'>;
+export type FormInfoRow = Pick<FormRow, 'slug' | 'name' | 'endpoint_id' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds' | 'captcha' | 'captcha_secret' | 'max_links' | 'origins'>;
 
 export function toFormInfo(context: OperationContext, row: FormInfoRow): FormInfo {
   return {
@@ -22,5 +22,9 @@ export function toFormInfo(context: OperationContext, row: FormInfoRow): FormInf
     errorUrl: row.error_url,
     notify: parseNotifyEmails(row.notify_emails),
     retentionSeconds: row.retention_seconds,
+    captcha: row.captcha,
+    captchaSecretSet: row.captcha_secret !== null,
+    maxLinks: row.max_links,
+    origins: row.origins,
   };
 }

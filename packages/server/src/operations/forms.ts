@@ -1,5 +1,7 @@
 import { checkRateLimit, maxNotifyAddresses, ServiceError } from '@svc/protocol';
-import type { FormInfo, RateLimit } from '@svc/protocol/api';
+import type { CaptchaKind, FormInfo, RateLimit } from '@svc/protocol/api';
+import { captchaSecretContext } from '../forms/spam/captcha-secret.js';
+import { normalizeOrigins } from '../forms/spam/origins.js';
 import { isValidEmail } from '../forms/email.js';
 import { httpUrl } from '../forms/person-answers.js';
 import { findProjectForm, listProjectForms, parseNotifyEmails, updateForm } from '../store/queries/forms.js';
@@ -45,6 +47,13 @@ export interface FormSettingsChange {
   readonly rateLimit?: RateLimit | null;
   /** Seconds; null keeps submissions until deleted. */
   readonly retentionSeconds?: number | null;
+  /** Spam protection (docs/form-endpoint.md, "Spam protection"). */
+  readonly captcha?: CaptchaKind;
+  /** The provider's secret key, in clear: sealed before it is stored; null removes it. */
+  readonly captchaSecret?: string | null;
+  readonly maxLinks?: number | null;
+  /** `any`, `project`, or origins joined by commas. */
+  readonly origins?: string;
 }
 
 /**
@@ -58,9 +67,10 @@ export async function updateFormSettings(
   principal: Principal,
   input: FormInput & FormSettingsChange,
 ): Promise<{ form: FormInfo; defaultRateLimit: RateLimit; changed: boolean }> {
-  const changes = checkedSettings(context, input);
+  const checked = checkedSettings(context, input);
   const result = await context.store.transaction(async (trx) => {
     const { form } = await formInScope(trx, principal, input);
+    const changes = withCaptchaSecret(context, form, checked, input.captchaSecret);
     const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((column) => form[column] !== changes[column]);
     if (changed) await updateForm(trx, form.id, changes, context.now());
     if (changes.notify_emails !== undefined && changes.notify_emails !== form.notify_emails) {
@@ -81,7 +91,25 @@ export async function setFormRateLimit(
   return updateFormSettings(context, principal, { ...input, rateLimit: input.rateLimit });
 }
 
-type SettingsColumns = Partial<Pick<FormRow, 'success_url' | 'error_url' | 'notify_emails' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'retention_seconds'>>;
+type SettingsColumns = Partial<
+  Pick<FormRow, 'success_url' | 'error_url' | 'notify_emails' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'retention_seconds' | 'captcha' | 'captcha_secret' | 'max_links' | 'origins'>
+>;
+
+/**
+ * The secret sealed for this form (a new seal differs each time, so a secret given again
+ * counts as a change), and the rule that Turnstile and hCaptcha need one: given now or kept.
+ */
+function withCaptchaSecret(context: OperationContext, form: FormRow, columns: SettingsColumns, secret: string | null | undefined): SettingsColumns {
+  const changes: SettingsColumns = { ...columns };
+  if (secret !== undefined) changes.captcha_secret = secret === null ? null : context.secrets.seal(secret, captchaSecretContext(form.id));
+  const captcha = changes.captcha ?? form.captcha;
+  const stored = changes.captcha_secret !== undefined ? changes.captcha_secret : form.captcha_secret;
+  if ((captcha === 'turnstile' || captcha === 'hcaptcha') && stored === null) {
+    const errors = { captchaSecret: `${captcha} needs the provider's secret key (svc forms set --captcha-secret-env VAR)` };
+    throw new ServiceError('validation_failed', `captchaSecret ${errors.captchaSecret}`, { errors });
+  }
+  return changes;
+}
 
 /** Whether the server can send notification emails (`--smtp-url` and `--mail-from`). */
 export function notificationsConfigured(context: OperationContext): boolean {
@@ -123,7 +151,27 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
     if (value !== null && (!Number.isSafeInteger(value) || value < formRetentionSeconds.min || value > formRetentionSeconds.max)) errors['retentionSeconds'] = 'must be from 60 seconds to 10 years, or null';
     else columns.retention_seconds = value;
   }
+  if (input.captcha !== undefined) columns.captcha = input.captcha;
+  if (input.captchaSecret !== undefined && input.captchaSecret !== null && (input.captchaSecret.trim() !== input.captchaSecret || input.captchaSecret === '' || hasControlCharacter(input.captchaSecret))) {
+    errors['captchaSecret'] = 'must be the provider\'s secret key, without spaces around it or control characters';
+  }
+  if (input.maxLinks !== undefined) {
+    const value = input.maxLinks;
+    if (value !== null && (!Number.isSafeInteger(value) || value < 0 || value > 10_000)) errors['maxLinks'] = 'must be from 0 to 10000, or null for no limit';
+    else columns.max_links = value;
+  }
+  if (input.origins !== undefined) {
+    try {
+      columns.origins = normalizeOrigins(input.origins);
+    } catch (error) {
+      errors['origins'] = (error as Error).message;
+    }
+  }
   const problems = Object.entries(errors);
   if (problems.length > 0) throw new ServiceError('validation_failed', problems.map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   return columns;
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f);
 }

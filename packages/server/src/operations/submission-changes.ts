@@ -28,7 +28,8 @@ async function submissionInScope(db: Db, principal: Principal, input: Submission
 }
 
 function owned(found: ProjectSubmission, state: SubmissionState = found.submission.state): OwnedSubmission {
-  return { ...toSubmissionInfo({ ...found.submission, state }), form: found.form.slug };
+  const spamReason = state === found.submission.state ? found.submission.spam_reason : state === 'spam' ? 'manual' : null;
+  return { ...toSubmissionInfo({ ...found.submission, state, spam_reason: spamReason }), form: found.form.slug };
 }
 
 /** `svc submissions show`: one submission of the project, with its fields and files. */
@@ -55,7 +56,7 @@ export async function moveSubmission(
     const type = input.to === 'inbox' ? 'form.submission.created' : 'form.submission.spam';
     const form = { endpointId: found.form.endpointId, slug: found.form.slug, name: found.form.name, workspaceSlug: found.workspace.slug, projectName: found.project.name };
     const payload = eventPayload(
-      { eventId, type, createdAt: isoTime(now), submittedAt: isoTime(found.submission.created_at), form, submissionId: found.submission.id },
+      { eventId, type, createdAt: isoTime(now), submittedAt: isoTime(found.submission.created_at), form, submissionId: found.submission.id, spamReason: input.to === 'spam' ? 'manual' : null },
       found.submission.fields,
       found.submission.files,
     );

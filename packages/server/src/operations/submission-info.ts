@@ -12,5 +12,6 @@ export function toSubmissionInfo(row: SubmissionListingRow): SubmissionInfo {
     createdAt: isoTime(row.created_at),
     fields: JSON.parse(row.fields) as Record<string, unknown>,
     files: files.map(({ field, name, size, contentType }) => ({ field, name, size, contentType })),
+    ...(row.state === 'spam' && row.spam_reason !== null ? { spamReason: row.spam_reason } : {}),
   };
 }

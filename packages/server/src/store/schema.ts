@@ -33,6 +33,7 @@ export interface Database {
   git_connections: GitConnectionsTable;
   deploy_hooks: DeployHooksTable;
   builds: BuildsTable;
+  spent_captcha_solutions: SpentCaptchaSolutionsTable;
 }
 
 export interface WorkspacesTable {
@@ -79,12 +80,23 @@ export interface FormsTable {
   notify_emails: Generated<string | null>;
   /** Submissions older than this are removed; null keeps them until deleted. */
   retention_seconds: Generated<number | null>;
+  /** The captcha a post must solve (docs/form-endpoint.md, "Spam protection"). */
+  captcha: Generated<CaptchaKind>;
+  /** The provider's secret key, sealed (webhooks/secret-box.ts) for the form's id; null when none. */
+  captcha_secret: Generated<string | null>;
+  /** More links than this in the fields routes a submission to Spam; null: no limit. */
+  max_links: Generated<number | null>;
+  /** `any`, `project`, or allowed origins separated by commas. */
+  origins: Generated<string>;
   position: Generated<number>;
   created_at: number;
   updated_at: number;
 }
 
 export type SubmissionState = 'inbox' | 'spam';
+export type CaptchaKind = 'none' | 'altcha' | 'turnstile' | 'hcaptcha';
+/** Why a submission is in Spam (docs/form-endpoint.md, "Spam protection"). */
+export type SpamReason = 'honeypot' | 'captcha_unverified' | 'links' | 'manual';
 
 export interface SubmissionsTable {
   id: string;
@@ -95,7 +107,15 @@ export interface SubmissionsTable {
   client_ip: string | null;
   user_agent: string | null;
   idempotency_key: string | null;
+  /** Why it is in Spam; null in the inbox (and for spam stored before reasons were kept). */
+  spam_reason: Generated<SpamReason | null>;
   created_at: number;
+}
+
+/** ALTCHA solutions already spent, by digest, until their challenge expires. */
+export interface SpentCaptchaSolutionsTable {
+  digest: string;
+  expires_at: number;
 }
 
 export interface IdempotencyKeysTable {

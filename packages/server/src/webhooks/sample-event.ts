@@ -31,7 +31,10 @@ export function isTestPayload(payload: string): boolean {
 function sampleData<T extends EventType>(type: T, now: number, createdAt: string): EventDataMap[T] {
   const data: { [K in EventType]: () => EventDataMap[K] } = {
     'form.submission.created': () => submission(now, createdAt),
-    'form.submission.spam': () => submission(now, createdAt),
+    'form.submission.spam': () => {
+      const sample = submission(now, createdAt);
+      return { ...sample, submission: { ...sample.submission, spamReason: 'links' } };
+    },
     'form.submission.deleted': () => ({ form: { id: 'sample-endpoint-id', slug: 'contact', name: 'Contact' }, submission: { id: newId('sub', now), createdAt, deletedAt: createdAt } }),
     'deploy.started': () => deploy(now, createdAt, null),
     'deploy.succeeded': () => deploy(now, createdAt, 'https://site.example.com'),

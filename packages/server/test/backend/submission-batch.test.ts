@@ -27,7 +27,7 @@ describe.runIf(backend.available)(`the submission batch write on ${backend.name}
 
   const resolved = async (): Promise<ResolvedForm> => (await findFormByEndpointId(suite.store.db, (await createForm(suite.store)).endpointId))!;
   const item = (form: ResolvedForm, key: string | null, receivedAt = Date.now()) =>
-    prepareSubmission({ form, state: 'inbox', fields: { key }, files: [], clientIp: '192.0.2.1', userAgent: null, idempotencyKey: key, receivedAt });
+    prepareSubmission({ form, state: 'inbox', spamReason: null, fields: { key }, files: [], clientIp: '192.0.2.1', userAgent: null, idempotencyKey: key, receivedAt });
   const rows = (form: ResolvedForm) => suite.store.db.selectFrom('submissions').select(['id', 'idempotency_key']).where('form_id', '=', form.id).execute();
   const events = (form: ResolvedForm) => suite.store.db.selectFrom('events').select('payload').where('project_id', '=', form.projectId).execute();
 

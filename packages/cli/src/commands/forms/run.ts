@@ -37,13 +37,34 @@ export async function set(context: ContextOf<typeof formsSet>): Promise<number> 
     ...(options.notify === undefined ? {} : { notify: addresses(options.notify) }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: parseLimit(options.rateLimit) }),
     ...(options.retention === undefined ? {} : { retentionSeconds: parseRetention(options.retention) }),
+    ...(options.captcha === undefined ? {} : { captcha: options.captcha }),
+    ...(options.captchaSecretEnv === undefined ? {} : { captchaSecret: secretFromEnvironment(options.captchaSecretEnv, context.io.env) }),
+    ...(options.maxLinks === undefined ? {} : { maxLinks: parseMaxLinks(options.maxLinks) }),
+    ...(options.origins === undefined ? {} : { origins: options.origins }),
   };
-  if (Object.keys(body).length === 0) throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify, --rate-limit and --retention');
+  if (Object.keys(body).length === 0) {
+    throw new ServiceError('usage', 'give at least one of --success-url, --error-url, --notify, --rate-limit, --retention, --captcha, --captcha-secret-env, --max-links and --origins');
+  }
   return callProject(
     context,
     ({ api, ref }) => api.patch(cliPaths.form(ref.workspace, ref.project, context.args.slug), body, FormSettingsResponse),
     (result) => `${result.changed ? 'Updated' : 'Unchanged:'} form ${result.form.slug}.\n${formSettingsLines(result.form, result.defaultRateLimit).join('\n')}`,
   );
+}
+
+/** The secret is read from the environment, never from the command line (where `ps` and shell history would keep it). */
+function secretFromEnvironment(name: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ServiceError('usage', `--captcha-secret-env takes the name of an environment variable, not "${name.slice(0, 40)}"`);
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') throw new ServiceError('usage', `--captcha-secret-env: the environment variable ${name} is not set`);
+  return value;
+}
+
+/** `none` → no limit; else a count from 0. */
+function parseMaxLinks(text: string): number | null {
+  if (text.trim().toLowerCase() === 'none') return null;
+  if (!/^\d{1,5}$/.test(text.trim())) throw new ServiceError('usage', '--max-links takes a number from 0 to 10000, or none');
+  return Number(text.trim());
 }
 
 /** `none` (or nothing) removes a URL. */

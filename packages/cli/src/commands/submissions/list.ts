@@ -21,6 +21,7 @@ export async function list(context: ContextOf<typeof submissionsList>): Promise<
       return out.table(page.submissions, [
         { header: 'ID', value: (submission) => submission.id },
         { header: 'RECEIVED', value: (submission) => submission.createdAt },
+        ...(state === 'spam' ? [{ header: 'REASON', value: (submission: (typeof page.submissions)[number]) => submission.spamReason ?? '' }] : []),
         { header: 'FIELDS', value: (submission) => summarize(submission) },
       ]);
     },

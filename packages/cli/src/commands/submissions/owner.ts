@@ -25,7 +25,8 @@ export async function show(context: ContextOf<typeof submissionsShow>): Promise<
 }
 
 function describeSubmission(submission: Submission): string {
-  const lines = [`${submission.id} in ${submission.form} (${submission.state}), received ${submission.createdAt}`];
+  const state = submission.state === 'spam' && submission.spamReason !== undefined ? `spam: ${submission.spamReason}` : submission.state;
+  const lines = [`${submission.id} in ${submission.form} (${state}), received ${submission.createdAt}`];
   const fields = Object.entries(submission.fields);
   lines.push('', fields.length === 0 ? 'No fields.' : 'Fields:');
   for (const [name, value] of fields) lines.push(`  ${printable(name)}: ${printable(typeof value === 'string' ? value : JSON.stringify(value))}`);

@@ -55,6 +55,21 @@ function retentionOf(text: string): number | null {
   return seconds;
 }
 
+const captchaKinds = ['none', 'altcha', 'turnstile', 'hcaptcha'] as const;
+
+function captchaOf(text: string): (typeof captchaKinds)[number] {
+  const kind = captchaKinds.find((candidate) => candidate === text);
+  if (kind === undefined) throw new ServiceError('validation_failed', 'captcha must be none, altcha, turnstile or hcaptcha', { errors: { captcha: 'must be none, altcha, turnstile or hcaptcha' } });
+  return kind;
+}
+
+/** The most-links field: empty is no limit. */
+function maxLinksOf(text: string): number | null {
+  if (text.trim() === '') return null;
+  if (!/^\d{1,5}$/.test(text.trim())) throw new ServiceError('validation_failed', 'maxLinks must be a number from 0 to 10000', { errors: { maxLinks: 'must be a number from 0 to 10000' } });
+  return Number(text.trim());
+}
+
 const stateOf = (value: unknown): 'inbox' | 'spam' => (value === 'spam' ? 'spam' : 'inbox');
 
 /** A form's submissions, their files, and exports (docs/settings.md). */
@@ -97,7 +112,11 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
       notify: field(request.body, 'notify'),
       rateLimit: field(request.body, 'rateLimit'),
       retention: field(request.body, 'retention'),
+      captcha: field(request.body, 'captcha'),
+      maxLinks: field(request.body, 'maxLinks'),
+      origins: field(request.body, 'origins'),
     };
+    const secret = field(request.body, 'captchaSecret').trim();
     try {
       await updateFormSettings(context, principalOf(request), {
         ...request.params,
@@ -106,6 +125,10 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
         notify: values.notify.split(',').map((address) => address.trim()).filter((address) => address !== ''),
         rateLimit: rateLimitOf(values.rateLimit),
         retentionSeconds: retentionOf(values.retention),
+        ...(values.captcha === '' ? {} : { captcha: captchaOf(values.captcha) }),
+        ...(secret === '' ? {} : { captchaSecret: secret }),
+        maxLinks: maxLinksOf(values.maxLinks),
+        origins: values.origins.trim() === '' ? 'any' : values.origins,
       });
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== 'validation_failed') throw error;

@@ -1,8 +1,9 @@
 import { Fragment } from 'preact';
 import { formatDurationSeconds, formatRateLimit } from '@svc/protocol';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
+import { formSnippet } from '../../forms/spam/form-snippet.js';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -13,6 +14,9 @@ export interface FormSettingsValues {
   readonly notify: string;
   readonly rateLimit: string;
   readonly retention: string;
+  readonly captcha: string;
+  readonly maxLinks: string;
+  readonly origins: string;
 }
 
 export interface SubmissionsPageProps extends ProjectPageBase {
@@ -46,7 +50,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
     return text ? `${path}?${text}` : path;
   };
   const title = props.form.name ?? props.form.slug;
-  const snippet = `<form action="${props.form.url}" method="post" enctype="multipart/form-data">\n  <label>Email <input type="email" name="email" required></label>\n  <label>Message <textarea name="message"></textarea></label>\n  <button type="submit">Send</button>\n</form>`;
+  const snippet = formSnippet(props.form.url, props.form.captcha);
   return (
     <Shell frame={props.frame} title={`${title} · Submissions`} crumbs={projectCrumbs(props.workspace, props.project, title)} nav={<ProjectNav base={base} current="forms" forms={props.forms} currentForm={props.form.slug} />}>
       <div class="page-head">
@@ -73,7 +77,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
       {props.submissions.length === 0 ? (
         <div class="card">
           <Empty title={props.state === 'spam' ? 'No spam' : 'No submissions yet'}>
-            <p>{props.state === 'spam' ? 'Submissions caught by the honeypot land here.' : 'Post the form below from your site, and submissions appear here.'}</p>
+            <p>{props.state === 'spam' ? 'Submissions caught by the honeypot, a captcha that could not be checked, or too many links land here.' : 'Post the form below from your site, and submissions appear here.'}</p>
           </Empty>
         </div>
       ) : (
@@ -94,7 +98,7 @@ export function SubmissionsPage(props: SubmissionsPageProps) {
           </div>
         </div>
         <label for="snippet">HTML snippet</label>
-        <textarea id="snippet" readOnly rows={6} class="mono">
+        <textarea id="snippet" readOnly rows={snippet.split('\n').length + 1} class="mono">
           {snippet}
         </textarea>
         <p>
@@ -117,7 +121,16 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
     notify: form.notify.join(', '),
     rateLimit: form.rateLimit ? formatRateLimit(form.rateLimit) : '',
     retention: form.retentionSeconds === null ? '' : formatDurationSeconds(form.retentionSeconds),
+    captcha: form.captcha,
+    maxLinks: form.maxLinks === null ? '' : String(form.maxLinks),
+    origins: form.origins === 'any' ? '' : form.origins.split(',').join(', '),
   };
+  const captchas = [
+    ['none', 'None (the honeypot only)'],
+    ['altcha', 'ALTCHA (proof of work, built in)'],
+    ['turnstile', 'Cloudflare Turnstile'],
+    ['hcaptcha', 'hCaptcha'],
+  ] as const;
   return (
     <section class="card" aria-labelledby="settings-title">
       <h2 id="settings-title">Form settings</h2>
@@ -157,6 +170,41 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
             Submissions older than this are removed with their files, in the background, e.g. <code>90d</code> or <code>12h</code>. Empty: kept until deleted.
           </p>
         </div>
+        <fieldset>
+          <legend>Spam protection</legend>
+          <div class="field">
+            <label for="captcha">Captcha</label>
+            <select id="captcha" name="captcha" aria-describedby="captcha-hint">
+              {captchas.map(([value, label]) => (
+                <option key={value} value={value} selected={values.captcha === value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            <p id="captcha-hint" class="hint">
+              Every post must solve it, or gets an error and is not stored. ALTCHA needs nothing else; the snippet above shows what your page needs.
+            </p>
+          </div>
+          <div class="field">
+            <label for="captcha-secret">Captcha secret key</label>
+            <input id="captcha-secret" name="captchaSecret" type="password" value="" autocomplete="off" placeholder={form.captchaSecretSet ? 'stored (leave empty to keep it)' : 'for Turnstile or hCaptcha'} aria-describedby="captcha-secret-hint" />
+            <p id="captcha-secret-hint" class="hint">
+              The secret key from Turnstile or hCaptcha, stored encrypted and never shown. {form.captchaSecretSet ? 'A key is stored; leave this empty to keep it.' : 'No key is stored.'}
+            </p>
+          </div>
+          <div class="field">
+            <label for="max-links">Most links</label>
+            <input id="max-links" name="maxLinks" type="number" min={0} max={10000} inputMode="numeric" value={values.maxLinks} placeholder="no limit" aria-describedby="max-links-hint" />
+            <p id="max-links-hint" class="hint">A submission with more links than this goes to Spam. Empty: no limit.</p>
+          </div>
+          <div class="field">
+            <label for="origins">Allowed origins</label>
+            <input id="origins" name="origins" type="text" value={values.origins} placeholder="any" aria-describedby="origins-hint" spellcheck={false} />
+            <p id="origins-hint" class="hint">
+              Pages that may post: <code>project</code> (the project's domains and local development hosts), origins such as <code>https://example.com</code>, comma-separated, or empty for any. Scripts that send no <code>Origin</code> are not affected.
+            </p>
+          </div>
+        </fieldset>
         <div>
           <button type="submit" class="primary">
             Save settings
@@ -205,6 +253,7 @@ function SubmissionItem(props: { submission: SubmissionInfo; path: string; csrf:
       <summary>
         <span class="summary-main">
           <Time at={submission.createdAt} />
+          {submission.spamReason ? <Badge tone="warn">{spamReasonLabels[submission.spamReason]}</Badge> : null}
           <span class="muted small">
             <Breakable text={preview.length > 120 ? `${preview.slice(0, 120)}…` : preview} />
           </span>
@@ -252,6 +301,14 @@ function SubmissionItem(props: { submission: SubmissionInfo; path: string; csrf:
     </details>
   );
 }
+
+/** Why a submission is in Spam, in words (docs/settings.md). */
+const spamReasonLabels: Record<NonNullable<SubmissionInfo['spamReason']>, string> = {
+  honeypot: 'honeypot',
+  captcha_unverified: 'captcha not verified',
+  links: 'too many links',
+  manual: 'moved by hand',
+};
 
 function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;

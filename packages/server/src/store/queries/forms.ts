@@ -1,5 +1,5 @@
 import { newId } from '../../ids.js';
-import type { FormRow } from '../schema.js';
+import type { CaptchaKind, FormRow } from '../schema.js';
 import type { Db } from '../store.js';
 
 /** What the form endpoint needs to know about a form, resolved from its endpoint id. */
@@ -17,6 +17,14 @@ export interface ResolvedForm {
   errorUrl: string | null;
   /** Who is emailed about each new submission; empty when nobody is. */
   notify: string[];
+  /** Spam protection (docs/form-endpoint.md, "Spam protection"): the captcha a post must solve. */
+  captcha: CaptchaKind;
+  /** The provider's secret key, sealed for the form's id; null when none. */
+  captchaSecret: string | null;
+  /** More links than this routes a submission to Spam; null: no limit. */
+  maxLinks: number | null;
+  /** Which browser origins may post: `any`, `project`, or a list as stored. */
+  origins: string;
 }
 
 export async function findFormByEndpointId(db: Db, endpointId: string): Promise<ResolvedForm | null> {
@@ -35,6 +43,10 @@ export async function findFormByEndpointId(db: Db, endpointId: string): Promise<
       'forms.success_url',
       'forms.error_url',
       'forms.notify_emails',
+      'forms.captcha',
+      'forms.captcha_secret',
+      'forms.max_links',
+      'forms.origins',
       'projects.name as project_name',
       'workspaces.slug as workspace_slug',
     ])
@@ -56,6 +68,10 @@ export async function findFormByEndpointId(db: Db, endpointId: string): Promise<
     successUrl: row.success_url,
     errorUrl: row.error_url,
     notify: parseNotifyEmails(row.notify_emails),
+    captcha: row.captcha,
+    captchaSecret: row.captcha_secret,
+    maxLinks: row.max_links,
+    origins: row.origins,
   };
 }
 
@@ -88,6 +104,10 @@ export async function insertForm(db: Db, form: NewForm, now = Date.now()): Promi
     error_url: null,
     notify_emails: null,
     retention_seconds: null,
+    captcha: 'none',
+    captcha_secret: null,
+    max_links: null,
+    origins: 'any',
     position: form.position ?? 0,
     created_at: now,
     updated_at: now,
@@ -108,7 +128,7 @@ export async function findProjectForm(db: Db, projectId: string, slug: string): 
 export async function updateForm(
   db: Db,
   formId: string,
-  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds'>>,
+  changes: Partial<Pick<FormRow, 'name' | 'position' | 'rate_limit_max' | 'rate_limit_window_seconds' | 'success_url' | 'error_url' | 'notify_emails' | 'retention_seconds' | 'captcha' | 'captcha_secret' | 'max_links' | 'origins'>>,
   now = Date.now(),
 ): Promise<void> {
   await db

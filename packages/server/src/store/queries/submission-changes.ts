@@ -3,7 +3,7 @@ import type { Db } from '../store.js';
 
 /** A submission of a project with the form it belongs to: what the owner's operations act on. */
 export interface ProjectSubmission {
-  readonly submission: Pick<SubmissionRow, 'id' | 'form_id' | 'state' | 'fields' | 'files' | 'created_at'>;
+  readonly submission: Pick<SubmissionRow, 'id' | 'form_id' | 'state' | 'fields' | 'files' | 'created_at' | 'spam_reason'>;
   readonly form: { id: string; slug: string; name: string | null; endpointId: string };
 }
 
@@ -18,6 +18,7 @@ export async function findProjectSubmission(db: Db, projectId: string, id: strin
       'submissions.fields',
       'submissions.files',
       'submissions.created_at',
+      'submissions.spam_reason',
       'forms.slug',
       'forms.name',
       'forms.endpoint_id',
@@ -30,8 +31,9 @@ export async function findProjectSubmission(db: Db, projectId: string, id: strin
   return { submission, form: { id: row.form_id, slug, name, endpointId: endpoint_id } };
 }
 
+/** Moved by hand: to Spam with the reason `manual`, to the inbox without a reason. */
 export async function setSubmissionState(db: Db, id: string, state: SubmissionState): Promise<void> {
-  await db.updateTable('submissions').set({ state }).where('id', '=', id).execute();
+  await db.updateTable('submissions').set({ state, spam_reason: state === 'spam' ? 'manual' : null }).where('id', '=', id).execute();
 }
 
 /** Removes the submission and its idempotency key (and, by cascade, its submission_contents). */

@@ -1,9 +1,9 @@
 import type { SubmissionRow, SubmissionState } from '../schema.js';
 import type { Db } from '../store.js';
 
-export type SubmissionListingRow = Pick<SubmissionRow, 'id' | 'state' | 'fields' | 'files' | 'created_at'>;
+export type SubmissionListingRow = Pick<SubmissionRow, 'id' | 'state' | 'fields' | 'files' | 'created_at' | 'spam_reason'>;
 
-const listingColumns = ['id', 'state', 'fields', 'files', 'created_at'] as const;
+const listingColumns = ['id', 'state', 'fields', 'files', 'created_at', 'spam_reason'] as const;
 
 /** One page of a form's submissions in one state, newest first, strictly before `beforeId`. */
 export async function pageSubmissionsNewestFirst(

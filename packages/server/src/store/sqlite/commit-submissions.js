@@ -20,8 +20,8 @@ export function submissionCommitter(db) {
     ON CONFLICT (form_id, key) DO UPDATE SET submission_id = excluded.submission_id, created_at = excluded.created_at
     WHERE idempotency_keys.created_at < ? RETURNING submission_id`);
   const originalOf = db.prepare('SELECT submission_id FROM idempotency_keys WHERE form_id = ? AND key = ?').pluck();
-  const insertSubmission = db.prepare(`INSERT INTO submissions (id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, created_at)
-    VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @created_at)`);
+  const insertSubmission = db.prepare(`INSERT INTO submissions (id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, spam_reason, created_at)
+    VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @spam_reason, @created_at)`);
   const insertEvent = db.prepare(`INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
     VALUES (@id, @project_id, @type, @payload, @created_at, NULL)`);
   // Equal contents are stored once (the hash is the key); storing them again moves their

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { WidgetAsset } from '../../pinpoints/widget-assets.js';
+
+/** Where the service serves the `altcha` widget (docs/form-endpoint.md, "ALTCHA"). */
+export const altchaWidgetPath = '/altcha.js';
+
+/**
+ * The `altcha` package's widget (its ES module build, the web component `<altcha-widget>`
+ * with its worker inlined), read from node_modules once at start: pages load it from the
+ * service itself, so a form's captcha makes no third-party request. Null when the package
+ * is missing, which a normal install never is.
+ */
+export async function loadAltchaWidget(): Promise<WidgetAsset | null> {
+  try {
+    const directory = dirname(createRequire(import.meta.url).resolve('altcha'));
+    const body = await readFile(join(directory, 'altcha.js'));
+    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, cacheControl: 'public, max-age=3600' };
+  } catch {
+    return null;
+  }
+}
