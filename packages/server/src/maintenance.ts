@@ -6,6 +6,7 @@ import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
 import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSpamRequests, removeOldSubmissions } from './store/queries/retention.js';
+import { deleteExpiredPersonSessions } from './store/queries/person-sessions.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
 import type { Store } from './store/store.js';
 
@@ -49,6 +50,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
+    await deleteExpiredPersonSessions(store.db, now, now - sessionIdleMs);
     const disabled = await store.transaction((trx) => disableLongFailingWebhooks(trx, now - options.webhookFailureWindowMs, failingReason(options.webhookFailureWindowMs), now));
     if (disabled.length > 0) options.logger.warn({ webhooks: disabled }, 'disabled webhooks whose every attempt failed for the whole failure window');
     await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
+import type { MembersTable, PeopleTable, PersonLinksTable, PersonSessionsTable } from './schema-people.js';
 
 /**
  * Table types for the query builder (stored contents' in schema-files.ts). Times are Unix
@@ -30,6 +31,10 @@ export interface Database {
   live_deploys: LiveDeploysTable;
   workspace_contents: WorkspaceContentsTable;
   submission_contents: SubmissionContentsTable;
+  people: PeopleTable;
+  members: MembersTable;
+  person_links: PersonLinksTable;
+  person_sessions: PersonSessionsTable;
 }
 
 export interface WorkspacesTable {

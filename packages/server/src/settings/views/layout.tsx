@@ -9,6 +9,8 @@ export interface PageFrame {
   readonly csrfToken?: string;
   /** Admin sessions see the Tokens page in the top bar. */
   readonly admin?: boolean;
+  /** A person's session: the top bar links their account page. */
+  readonly person?: boolean;
   /** When the page is rendered (epoch ms): times read relative to it. */
   readonly now: number;
 }
@@ -61,6 +63,7 @@ export function Shell(props: { frame: PageFrame; title: string; crumbs: readonly
         </nav>
         <div class="topbar-end">
           {frame.admin ? <a href="/settings/tokens">Tokens</a> : null}
+          {frame.person ? <a href="/settings/account">Account</a> : null}
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value={frame.csrfToken ?? ''} />
             <button type="submit">Sign out</button>
