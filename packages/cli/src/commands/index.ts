@@ -2,6 +2,7 @@ import type { AnyCommand } from '../command.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
+import { membersCommand } from './members/commands.js';
 import { pinpointsCommand } from './pinpoints/commands.js';
 import { requestsCommand } from './requests/commands.js';
 import { namesServe, serveOutline } from './serve/outline.js';
@@ -32,6 +33,7 @@ const clientCommands: readonly AnyCommand[] = [
   pinpointsCommand,
   requestsCommand,
   tokensCommand,
+  membersCommand,
   openCommand,
 ];
 
