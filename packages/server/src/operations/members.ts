@@ -10,7 +10,7 @@ import type { Db } from '../store/store.js';
 import { isPerson, type OperationContext, type Principal } from './context.js';
 import { displayName, normalizeEmail, normalizeName, toMemberInfo } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
-import { requireManagePeople, visibleWorkspaceIds } from './rights.js';
+import { canManagePeople, requireManagePeople, visibleWorkspaceIds } from './rights.js';
 import { workspaceInScope } from './scope.js';
 
 /** An invite link works once, for 7 days (docs/members.md). */
@@ -106,4 +106,11 @@ export async function removeMember(context: OperationContext, principal: Princip
     await deleteSessionsOfPerson(trx, listing.person.id);
     return toMemberInfo(listing);
   });
+}
+
+/** What the members page shows: the workspace's members, and whether the principal may manage them. */
+export async function workspaceMembers(context: OperationContext, principal: Principal, input: { workspace: string }): Promise<{ members: MemberInfo[]; canManage: boolean }> {
+  const workspace = await workspaceInScope(context.store.db, principal, input.workspace);
+  const members = (await queryMembers(context.store.db, [workspace.id])).map(toMemberInfo);
+  return { members, canManage: canManagePeople(principal, workspace.id) };
 }
