@@ -73,7 +73,7 @@ describe.runIf(backend.available)(`members, invites and sign-in by email on ${ba
     expect(projects.text).toContain('/settings/acme/site');
     expect(projects.text).not.toContain('/settings/other/site');
     expect((await signedIn.get('/settings/other/site')).status).toBe(404);
-    [sam] = (await members()).filter((member) => member.email === 'sam@agency.example');
+    sam = (await members()).find((member) => member.email === 'sam@agency.example')!;
     expect(sam).toMatchObject({ status: 'active', name: 'Sam' });
     samSession = signedIn;
     samInvite = answer.inviteUrl;
