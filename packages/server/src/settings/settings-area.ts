@@ -7,6 +7,7 @@ import { ServiceError } from '@svc/protocol';
 import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { isAdmin, isPerson, type OperationContext } from '../operations/context.js';
+import { managesAnyTokens } from '../operations/rights.js';
 import type { RoutePlugin } from '../http/app.js';
 import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
@@ -49,7 +50,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       cssPath: assets.css.path,
       jsPath: assets.js.path,
       now: context.now(),
-      ...(request.session ? { csrfToken: request.session.csrfToken, admin: isAdmin(request.session.principal), person: isPerson(request.session.principal) } : {}),
+      ...(request.session ? { csrfToken: request.session.csrfToken, admin: isAdmin(request.session.principal), tokens: managesAnyTokens(request.session.principal), person: isPerson(request.session.principal) } : {}),
     }),
     session: (request) => {
       if (!request.session) throw new ServiceError('unauthorized', 'sign in first');

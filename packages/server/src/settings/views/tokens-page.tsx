@@ -22,7 +22,7 @@ export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo
       {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
       {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
       <section class="card" aria-labelledby="tokens-title">
-        <h2 id="tokens-title">All tokens</h2>
+        <h2 id="tokens-title">{props.frame.admin ? 'All tokens' : 'Tokens of your workspaces'}</h2>
         {props.tokens.length === 0 ? (
           <Empty title="No tokens">
             <p>Create one below.</p>
@@ -67,7 +67,7 @@ export function TokensPage(props: { frame: PageFrame; tokens: readonly TokenInfo
               <label for="workspace">Workspace</label>
               <input id="workspace" name="workspace" type="text" maxLength={63} aria-describedby="workspace-hint" />
               <p class="hint" id="workspace-hint">
-                Leave empty for an admin token.
+                {props.frame.admin ? 'Leave empty for an admin token.' : 'One of the workspaces whose tokens you manage.'}
               </p>
             </div>
           </div>
