@@ -27,7 +27,7 @@ export const errorCodes = {
   conflict: { status: 409, exit: 1, description: 'The resource already exists or changed concurrently.' },
   payload_too_large: { status: 413, exit: 1, description: 'The body, a file, or the number of files or fields is over its limit.' },
   quota_exceeded: { status: 413, exit: 1, description: 'The project\'s stored uploads (form files, Pinpoints screenshots) are at its quota; nothing was stored.' },
-  unsupported_media_type: { status: 415, exit: 1, description: 'The content type is neither application/json nor multipart/form-data.' },
+  unsupported_media_type: { status: 415, exit: 1, description: 'The content type is not one the endpoint takes (the form endpoint: application/json, multipart/form-data or application/x-www-form-urlencoded).' },
   validation_failed: { status: 422, exit: 1, description: 'The input was understood but some fields are invalid.' },
   rate_limited: { status: 429, exit: 1, description: 'Too many requests; retry after the number of seconds given.' },
   internal: { status: 500, exit: 3, description: 'An unexpected failure on the server; details are only in the server log.' },

@@ -25,9 +25,20 @@ function sitePages(formUrl: string): Record<string, string> {
         <button type="submit">Send</button>
       </form>`,
     ),
-    '/no-enctype': page(
-      'Forgot the enctype',
-      `<form action="${formUrl}" method="post"><label>Name <input name="name"></label><button type="submit">Send</button></form>`,
+    '/plain': page(
+      'A plain form',
+      `<form action="${formUrl}" method="post">
+        <label>Name <input name="name"></label>
+        <label>Email <input name="email" type="text"></label>
+        <label>Message <textarea name="message"></textarea></label>
+        <label>Topics <select name="topic" multiple><option>Prices</option><option>Dates</option></select></label>
+        <input type="text" name="x-service-honeypot" tabindex="-1" autocomplete="off" aria-label="Leave this empty" style="position:absolute;left:-9999px">
+        <button type="submit">Send</button>
+      </form>`,
+    ),
+    '/text-plain': page(
+      'A text/plain form',
+      `<form action="${formUrl}" method="post" enctype="text/plain"><label>Name <input name="name"></label><button type="submit">Send</button></form>`,
     ),
     '/thanks': page('Thanks from the site', '<p>We got it.</p>'),
     '/': page('The client\'s site', '<p><a href="/contact">Contact</a></p>'),
@@ -138,8 +149,45 @@ describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, 
     expect((await submissions())[0]!.fields['name']).not.toBe('Spam bot');
   });
 
-  it('explains a form that forgot enctype="multipart/form-data"', async () => {
-    await page.goto(`${siteUrl}/no-enctype`);
+  it('stores a plain <form method="post"> without enctype (urlencoded) like a multipart one, honeypot and all', async () => {
+    await page.goto(`${siteUrl}/plain`);
+    await page.getByLabel('Name').fill('Katherine');
+    await page.getByLabel('Email').fill('katherine@example.com');
+    await page.getByLabel('Message').fill('Hello & welcome: 100% of it, line one\nline two');
+    await page.getByLabel('Topics').selectOption(['Prices', 'Dates']);
+    const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const posted = await answer;
+    expect(await posted.request().headerValue('content-type')).toBe('application/x-www-form-urlencoded');
+    await page.waitForURL(`${siteUrl}/thanks`);
+    expect((await submissions())[0]!.fields).toEqual({ name: 'Katherine', email: 'katherine@example.com', message: 'Hello & welcome: 100% of it, line one\r\nline two', topic: ['Prices', 'Dates'] });
+
+    await page.goto(`${siteUrl}/plain`);
+    await page.getByLabel('Name').fill('Plain bot');
+    await page.getByLabel('Email').fill('bot@spam.example');
+    await page.getByLabel('Leave this empty').fill('http://spam.example');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(`${siteUrl}/thanks`);
+    expect((await submissions(true))[0]!.fields).toEqual({ name: 'Plain bot', email: 'bot@spam.example', message: '' });
+  });
+
+  it('after an error, the page says the Back button keeps what was typed, and it does', async () => {
+    await page.goto(`${siteUrl}/plain`);
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Email').fill('not an address');
+    await page.getByLabel('Message').fill('A long message I would hate to type again');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Please check the form');
+    expect(await page.locator('main').textContent()).toContain("Your browser's Back button takes you to the form with what you typed still filled in.");
+    await page.goBack();
+    await page.waitForURL(`${siteUrl}/plain`);
+    expect(await page.getByLabel('Message').inputValue()).toBe('A long message I would hate to type again');
+    expect(await page.getByLabel('Email').inputValue()).toBe('not an address');
+  });
+
+  it('explains a form sent as enctype="text/plain", which the endpoint does not take', async () => {
+    await page.goto(`${siteUrl}/text-plain`);
     await page.getByLabel('Name').fill('Linus');
     const answer = page.waitForResponse((response) => response.request().method() === 'POST');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -121,9 +121,14 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       const invalid = await request(contact.url, { method: 'POST', headers: html, body: multipart({ email: 'not an address' }) });
       expect(invalid.status).toBe(422);
       expect(invalid.text).toContain('<li><strong>email</strong> must be a valid email address.</li>');
-      const urlencoded = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.co' });
-      expect(urlencoded.status).toBe(415);
-      expect(urlencoded.text).toContain('enctype=&quot;multipart/form-data&quot;');
+      expect(invalid.text).toContain("Your browser's Back button takes you to the form with what you typed still filled in.");
+      const urlencoded = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=not+an+address' });
+      expect(urlencoded.status).toBe(422);
+      expect(urlencoded.text).toContain('<li><strong>email</strong> must be a valid email address.</li>');
+      const textPlain = await request(contact.url, { method: 'POST', headers: { ...html, 'content-type': 'text/plain' }, body: 'email=a@b.co' });
+      expect(textPlain.status).toBe(415);
+      expect(textPlain.text).toContain('enctype=&quot;multipart/form-data&quot;');
+      expect(textPlain.text).toContain('<code>enctype=&quot;text/plain&quot;</code> is not taken');
       const unknown = await request(`${cli.url}/api/f/nosuchformendpoint000000`, { method: 'POST', headers: html, body: multipart({ a: '1' }) });
       expect(unknown.status).toBe(404);
       expect(unknown.text).toContain('This form does not exist');
@@ -324,9 +329,9 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       await receiver.waitFor(1, (request) => request.body.toString().includes(ids[1]!));
 
       const erased = await svc(['submissions', 'erase', '--email', address.toLowerCase(), '--json']);
-      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id): unknown => expect.objectContaining({ id }))) });
+      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id): unknown => expect.objectContaining({ id }))), erasedRequests: 0, requests: [] });
       const again = await svc(['submissions', 'erase', '--email', address]);
-      expect(again.stdout).toBe(`No submission of this project holds ${address}.\n`);
+      expect(again.stdout).toBe(`No submission or request of this project holds ${address}.\n`);
       expect((await svc(['submissions', 'show', (kept.body as { id: string }).id])).code).toBe(0);
       await receiver.waitFor(2, (request) => request.eventType === 'form.submission.deleted' && ids.some((id) => request.body.toString().includes(id)));
 

@@ -25,8 +25,8 @@ export interface Admission {
  */
 export async function admitSubmission(services: AdmissionServices, endpointId: string, clientAddress: string): Promise<Admission> {
   const form = await services.directory.resolve(endpointId);
-  if (!form) throw new ServiceError('not_found', 'no form has this endpoint id');
+  if (!form) throw new ServiceError('not_found', `no form has the endpoint id "${endpointId.slice(0, 100)}": check the form's address (svc forms list shows each form's URL)`);
   const limit = await services.rateLimiter.consumeClient(form.rateLimit ?? services.defaultPolicy, { scope: form.id, address: clientAddress });
-  const refusal = limit.allowed ? null : new ServiceError('rate_limited', `too many submissions from this address; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds });
+  const refusal = limit.allowed ? null : new ServiceError('rate_limited', `too many submissions from this address to this form; retry in ${limit.resetSeconds} s`, { retryAfter: limit.resetSeconds });
   return { form, limit, refusal };
 }

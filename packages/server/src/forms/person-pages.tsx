@@ -28,7 +28,7 @@ export const personPageHeaders: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-function Page(props: { title: string; back: string | null; children: ComponentChildren }) {
+function Page(props: { title: string; back: string | null; keptByBack?: boolean; children: ComponentChildren }) {
   return (
     <html lang="en">
       <head>
@@ -42,6 +42,7 @@ function Page(props: { title: string; back: string | null; children: ComponentCh
         <main>
           <h1>{props.title}</h1>
           {props.children}
+          {props.keptByBack ? <p>Your browser's Back button takes you to the form with what you typed still filled in.</p> : null}
           {props.back === null ? null : (
             <p class="back">
               <a href={props.back}>Back to the page you came from</a>
@@ -65,7 +66,7 @@ export function thankYouPage(formName: string, back: string | null): string {
 export function errorPage(failure: ServiceError, limits: FormLimits, back: string | null): string {
   const { title, body } = explain(failure, limits);
   return document(
-    <Page title={title} back={back}>
+    <Page title={title} back={back} keptByBack>
       {body}
     </Page>,
   );
@@ -118,8 +119,8 @@ const explanations: Partial<Record<ErrorCode, (failure: ServiceError, limits: Fo
       <>
         <p>The form was sent in a format this address does not take, so nothing was saved.</p>
         <p>
-          To whoever built the page: give the <code>&lt;form&gt;</code> element <code>method="post"</code> and{' '}
-          <code>enctype="multipart/form-data"</code>.
+          To whoever built the page: give the <code>&lt;form&gt;</code> element <code>method="post"</code> and either no <code>enctype</code> or{' '}
+          <code>enctype="multipart/form-data"</code> (which a form with files needs); <code>enctype="text/plain"</code> is not taken.
         </p>
       </>
     ),

@@ -45,7 +45,7 @@ export class SubmissionWriter {
 
   /** A submission whose form vanished between lookup and commit is answered as unknown. */
   private explain(error: unknown): unknown {
-    if (this.store.classifyFailure(error) === 'foreign_key') return new ServiceError('not_found', 'no form has this endpoint id', undefined, { cause: error });
+    if (this.store.classifyFailure(error) === 'foreign_key') return new ServiceError('not_found', 'the form was deleted while this submission was being stored', undefined, { cause: error });
     return error;
   }
 

@@ -53,9 +53,11 @@ const publicMessages = new Set<ErrorCode>(['quota_exceeded']);
 /**
  * Sends the documented error body: `{"ok":false,"error":"<code>"}` (plus `retryAfter` for
  * 429 and 503, `errors` for 422, `message` for `quota_exceeded`). `verbose` adds a
- * `message` for the CLI API's callers.
+ * `message` and `details` for the CLI API's callers; `withMessage` a `message` for anyone
+ * (the form endpoint's: its callers are the developers of sites), the registry's words for
+ * a failure on our side.
  */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, verbose: boolean, withMessage = false): FastifyReply {
   const failure = logFailure(request, error);
   const status = errorCodes[failure.code].status;
   const body: Record<string, unknown> = { ok: false };
@@ -69,6 +71,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (retryAfter !== null) body['retryAfter'] = retryAfter;
   closeIfBodyUnread(request, reply);
   if ((verbose && status < 500) || publicMessages.has(failure.code)) body['message'] = failure.message;
+  else if (withMessage) body['message'] = status < 500 ? failure.message : errorCodes[failure.code].description;
   if (verbose && failure.details && failure.code !== 'validation_failed') body['details'] = failure.details;
   return reply.code(status).send(body);
 }

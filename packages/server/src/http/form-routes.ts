@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodes, ServiceError } from '@svc/protocol';
@@ -6,6 +7,7 @@ import { acceptSubmission, type SubmissionServices } from '../forms/accept-submi
 import { admitSubmission, type AdmissionServices } from '../forms/admit-submission.js';
 import { inexactNumberFields } from '../forms/exact-numbers.js';
 import { honeypotName } from '../forms/instructions.js';
+import { withFormMessage } from '../forms/failure-messages.js';
 import { fieldsFromJson } from '../forms/json-body.js';
 import { maxIdempotencyKeyLength, type FormLimits } from '../forms/limits.js';
 import { readMultipart, type StagedUpload } from '../forms/multipart-body.js';
@@ -14,8 +16,9 @@ import { errorPage, personPageHeaders, thankYouPage } from '../forms/person-page
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import type { Store } from '../store/store.js';
-import { closeIfBodyUnread, logFailure, sendError, setRetryAfter } from './error-replies.js';
+import { closeIfBodyUnread, logFailure, sendError, setRetryAfter, toServiceError } from './error-replies.js';
 import { refuseUnstorableInput } from './storable-input.js';
+import { fieldsFromUrlencoded, urlencodedType } from '../forms/urlencoded-body.js';
 
 export interface FormRouteServices extends AdmissionServices {
   readonly submissions: SubmissionServices;
@@ -42,8 +45,11 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
   app.decorateRequest('inexactNumbers', null);
   // Before the form is looked up: an endpoint id (or query) with NUL is refused as such.
   app.addHook('onRequest', refuseUnstorableInput);
-  // Only JSON and multipart are accepted; anything else is refused with 415.
+  // Only JSON, multipart and urlencoded are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
+  // A plain `<form method="post">` (docs/form-endpoint.md): parsed by @fastify/formbody,
+  // with the limit of a JSON body.
+  await app.register(formbody, { bodyLimit: limits.jsonBodyBytes });
   // Fastify's own JSON parsing (prototype poisoning refused), with the text kept long
   // enough to find numbers that JSON.parse would change (forms/exact-numbers.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -67,9 +73,10 @@ export async function formRoutes(app: FastifyInstance, services: FormRouteServic
     maxAge: 86_400,
     strictPreflight: false,
   });
-  app.setErrorHandler((error, request, reply) =>
-    wantsHtml(request.headers.accept) ? answerFailureToPerson(request as FormRequest, reply, error, services) : sendError(request, reply, error, false),
-  );
+  app.setErrorHandler((error, request, reply) => {
+    const failure = withFormMessage(toServiceError(error, (cause) => request.server.asUnavailable(cause)), limits, request.headers['content-type']);
+    return wantsHtml(request.headers.accept) ? answerFailureToPerson(request as FormRequest, reply, failure, services) : sendError(request, reply, failure, false, true);
+  });
 
   app.post('/:id', { bodyLimit: limits.jsonBodyBytes, onRequest: (request, reply) => admit(request as FormRequest, reply, services) }, async (request, reply) =>
     submit(request as FormRequest, reply, services),
@@ -136,11 +143,16 @@ interface ReadBody {
 
 async function readBody(request: FormRequest, services: FormRouteServices): Promise<ReadBody> {
   if (request.isMultipart()) return readMultipart(request, services.files, services.limits, { holdUpTo: services.limits.heldFileBytes });
-  const type = request.headers['content-type'];
-  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
-    throw new ServiceError('unsupported_media_type', 'send application/json or multipart/form-data');
-  }
-  return { fields: fieldsFromJson(request.body, services.limits), uploads: [] };
+  const type = mediaType(request.headers['content-type']);
+  if (type === 'application/json') return { fields: fieldsFromJson(request.body, services.limits), uploads: [] };
+  if (type === urlencodedType) return { fields: fieldsFromUrlencoded(request.body, services.limits), uploads: [] };
+  throw new ServiceError('unsupported_media_type');
+}
+
+/** The media type of a `content-type` header, lower case and without its parameters. */
+function mediaType(header: string | undefined): string | null {
+  const type = header?.split(';')[0]!.trim().toLowerCase();
+  return type === undefined || type === '' ? null : type;
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | null {

@@ -75,7 +75,7 @@ describe.runIf(backend.available)(`dependency failures on ${backend.name}`, () =
 
       const refused = await request(url, { method: 'POST', body: uploadBody(2 * 1024 * 1024) });
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ ok: false, error: 'unavailable', retryAfter: 5 });
+      expect(refused.body).toEqual({ ok: false, error: 'unavailable', message: expect.any(String), retryAfter: 5 });
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(refused.headers.get('connection')).toBe('close');
 
@@ -133,7 +133,7 @@ describe.runIf(backend.available && backend.name === 'sqlite')('the data directo
       // Not one acknowledgement into the deleted file: the commit checks the file first.
       const refused = await postJson(url, { n: 2 });
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ ok: false, error: 'unavailable', retryAfter: 5 });
+      expect(refused.body).toEqual({ ok: false, error: 'unavailable', message: expect.any(String), retryAfter: 5 });
       const down = await eventually(() => health(server), (answer) => answer.status === 503, 'health 503', 15_000);
       expect(down.body).toMatchObject({ checks: { storage: 'unavailable' } });
       expect(logLines(server, 'storage unavailable')).toBe(1);
@@ -231,7 +231,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
 
       const refused = await eventually(() => postJson(url, { outage: true }), (answer) => answer.status === 503, 'a post refused with 503', 15_000);
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ ok: false, error: 'unavailable', retryAfter: 5 });
+      expect(refused.body).toEqual({ ok: false, error: 'unavailable', message: expect.any(String), retryAfter: 5 });
       expect(refused.headers.get('retry-after')).toBe('5');
       const down = await eventually(() => health(server), (answer) => answer.status === 503, 'health 503', 15_000);
       expect(down.body).toMatchObject({ ok: false, checks: { database: 'unavailable' } });

@@ -89,10 +89,10 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     const form = await createForm(suite.store);
     const empty = await postRaw(formUrl(form), '{}', { 'content-type': 'application/json', 'idempotency-key': '' });
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
+    expect(empty.body).toEqual({ ok: false, error: 'invalid_idempotency_key', message: 'idempotency-key must be 1 to 255 characters' });
     const tooLong = await postJson(formUrl(form), { a: 1 }, { 'idempotency-key': 'k'.repeat(256) });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toEqual({ ok: false, error: 'invalid_idempotency_key' });
+    expect(tooLong.body).toEqual({ ok: false, error: 'invalid_idempotency_key', message: 'idempotency-key must be 1 to 255 characters' });
     const longest = await postJson(formUrl(form), { a: 1 }, { 'idempotency-key': 'k'.repeat(255) });
     expect(longest.status).toBe(200);
   });
@@ -102,17 +102,17 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const email of ['not-an-email', '', 'a@b', 42, ['ok@example.com', 'nope']]) {
       const answer = await postJson(formUrl(form), { name: 'x', email });
       expect(answer.status, JSON.stringify(email)).toBe(422);
-      expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' } });
+      expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' }, message: 'email must be a valid email address' });
       expect(answer.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     }
     expect(await submissions(form)).toHaveLength(0);
     expect(await events(form)).toHaveLength(0);
   });
 
-  it('answers 404 for an unknown endpoint id and for the planned /v1 API', async () => {
+  it('answers 404 naming the endpoint id it does not know, and 404 for the planned /v1 API', async () => {
     const unknown = await postJson(`${suite.server.url}/api/f/doesnotexist`, { a: 1 });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ ok: false, error: 'not_found' });
+    expect(unknown.body).toEqual({ ok: false, error: 'not_found', message: 'no form has the endpoint id "doesnotexist": check the form\'s address (svc forms list shows each form\'s URL)' });
     for (const [method, path] of [['GET', '/v1/projects'], ['POST', '/v1/projects'], ['GET', '/v1/requests'], ['GET', '/v1/audit-log'], ['POST', '/v1/projects/x/promote']] as const) {
       const answer = await request(`${suite.server.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
       expect(answer.status, path).toBe(404);
@@ -120,14 +120,19 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     }
   });
 
-  it('answers 415 for content types other than JSON and multipart', async () => {
+  it('answers 415 for content types other than JSON, multipart and urlencoded, saying which it takes', async () => {
     const form = await createForm(suite.store);
-    const types: Record<string, string>[] = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/xml' }, {}];
+    const types: Record<string, string>[] = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/xml' }, {}];
     for (const headers of types) {
       // fetch labels a string body text/plain itself; bytes go without a content type.
       const answer = await postRaw(formUrl(form), new TextEncoder().encode('a=1'), headers);
       expect(answer.status, JSON.stringify(headers)).toBe(415);
-      expect(answer.body).toEqual({ ok: false, error: 'unsupported_media_type' });
+      const sent = headers['content-type'] === undefined ? 'no content type' : `content type ${headers['content-type']}`;
+      expect(answer.body).toEqual({
+        ok: false,
+        error: 'unsupported_media_type',
+        message: `a form endpoint takes application/json, multipart/form-data or application/x-www-form-urlencoded; this request had ${sent}`,
+      });
       expect(answer.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     }
     expect(await submissions(form)).toHaveLength(0);
@@ -138,7 +143,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const body of ['{"a":', '[1,2]', '"text"', 'null', '42', '', '{"__proto__":{"x":1}}', `{"deep":${'['.repeat(100)}${']'.repeat(100)}}`]) {
       const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
       expect(answer.status, body.slice(0, 20)).toBe(400);
-      expect(answer.body).toEqual({ ok: false, error: 'invalid_body' });
+      expect(answer.body).toEqual({ ok: false, error: 'invalid_body', message: expect.any(String) });
       expect(answer.headers.get('ratelimit')).toMatch(/^"form";r=\d+;t=\d+$/);
     }
     expect(await submissions(form)).toHaveLength(0);
@@ -148,7 +153,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     const form = await createForm(suite.store);
     const over = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024) }), { 'content-type': 'application/json' });
     expect(over.status).toBe(413);
-    expect(over.body).toEqual({ ok: false, error: 'payload_too_large' });
+    expect(over.body).toEqual({ ok: false, error: 'payload_too_large', message: expect.stringMatching(/^a JSON or urlencoded submission carries at most 1048576 bytes; a multipart one 153600 bytes, 3 files of 65536 bytes each, and 20 fields$/) });
     expect(over.headers.get('ratelimit-policy')).toBe('"form";q=30;w=300');
     const under = await postRaw(formUrl(form), JSON.stringify({ big: 'x'.repeat(1024 * 1024 - 20) }), { 'content-type': 'application/json' });
     expect(under.status).toBe(200);
@@ -160,7 +165,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       const answer = await request(formUrl(form), { method });
       expect(answer.status, method).toBe(405);
-      expect(answer.body).toEqual({ ok: false, error: 'method_not_allowed' });
+      expect(answer.body).toEqual({ ok: false, error: 'method_not_allowed', message: 'a form endpoint takes POST (and OPTIONS)' });
       expect(answer.headers.get('allow')).toBe('POST, OPTIONS');
     }
   });
@@ -214,13 +219,77 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(JSON.parse(event!.payload).data.submission.files).toEqual(files);
   });
 
+  describe('a plain HTML form\'s urlencoded post', () => {
+    const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
+    const postForm = (form: FormFixture, body: string, headers: Record<string, string> = {}) => postRaw(formUrl(form), body, { ...urlencoded, ...headers });
+
+    it('is stored like multipart without files: the same fields, a name sent twice as a list, its event', async () => {
+      const form = await createForm(suite.store, { slug: 'contact', name: 'Contact' });
+      const answer = await postForm(form, 'name=Ada+Lovelace&email=ada%40example.com&topic=a&topic=b&message=caf%C3%A9%0D%0Abye&_redirect=&empty=');
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toEqual({ ok: true, id: expect.stringMatching(/^sub_/) });
+      const fields = { name: 'Ada Lovelace', email: 'ada@example.com', topic: ['a', 'b'], message: 'café\r\nbye', empty: '' };
+      const [row] = await submissions(form);
+      expect(row).toMatchObject({ id: (answer.body as { id: string }).id, state: 'inbox' });
+      expect(JSON.parse(row!.fields)).toEqual(fields);
+      expect(JSON.parse(row!.files)).toEqual([]);
+      const [event] = await events(form);
+      expect(JSON.parse(event!.payload)).toMatchObject({ type: 'form.submission.created', data: { submission: { fields, files: [] } } });
+    });
+
+    it('sends a filled-in honeypot field to spam and keeps neither it nor the _ instructions', async () => {
+      const form = await createForm(suite.store);
+      const answer = await postForm(form, 'name=Bot&x-service-honeypot=http%3A%2F%2Fspam.example&_gotcha=1');
+      expect(answer.status).toBe(200);
+      const [row] = await submissions(form);
+      expect(row!.state).toBe('spam');
+      expect(JSON.parse(row!.fields)).toEqual({ name: 'Bot' });
+      expect((await events(form)).map((event) => event.type)).toEqual(['form.submission.spam']);
+    });
+
+    it('answers a repeated idempotency key with the original submission', async () => {
+      const form = await createForm(suite.store);
+      const key = crypto.randomUUID();
+      const first = await postForm(form, 'message=one', { 'idempotency-key': key });
+      const second = await postForm(form, 'message=two', { 'idempotency-key': key });
+      expect(second.body).toEqual(first.body);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(await submissions(form)).toHaveLength(1);
+    });
+
+    it('checks the fields and keeps to the limits: 422 for a bad email or NUL, 413 over the fields or the body limit', async () => {
+      const form = await createForm(suite.store);
+      const invalid = await postForm(form, 'email=nope');
+      expect([invalid.status, invalid.body]).toEqual([422, { ok: false, errors: { email: 'must be a valid email address' }, message: 'email must be a valid email address' }]);
+      const nul = await postForm(form, 'name=a%00b');
+      expect([nul.status, (nul.body as { errors: Record<string, string> }).errors['name']]).toEqual([422, expect.stringContaining('NUL')]);
+      // The suite allows 20 fields; each pair counts, as each multipart part does.
+      const manyFields = await postForm(form, Array.from({ length: 21 }, (_, i) => `topic=${i}`).join('&'));
+      expect([manyFields.status, manyFields.body]).toEqual([413, { ok: false, error: 'payload_too_large', message: 'a submission has at most 20 fields' }]);
+      const large = await postForm(form, `big=${'x'.repeat(1024 * 1024)}`);
+      expect([large.status, (large.body as { error: string }).error]).toEqual([413, 'payload_too_large']);
+      expect(await submissions(form)).toHaveLength(0);
+    });
+
+    it('answers a browser with the thank-you page, and a redirect to the success URL it asks for on the project\'s own origin', async () => {
+      const form = await createForm(suite.store, { slug: 'contact', name: 'Contact' });
+      const html = { accept: 'text/html,application/xhtml+xml', referer: 'https://www.client.example/contact' };
+      const page = await postForm(form, 'name=Ada', html);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(page.text).toContain('Your message to Contact was sent.');
+      const redirected = await postForm(form, `name=Ada&_redirect=${encodeURIComponent('https://www.client.example/thanks')}`, { ...html, origin: 'https://www.client.example' });
+      expect([redirected.status, redirected.headers.get('location')]).toEqual([303, 'https://www.client.example/thanks']);
+      expect((await submissions(form)).map((row) => JSON.parse(row.fields) as unknown)).toEqual([{ name: 'Ada' }, { name: 'Ada' }]);
+    });
+  });
+
   it('validates the email field of multipart submissions too', async () => {
     const form = await createForm(suite.store);
     const body = new FormData();
     body.append('email', 'nope');
     const answer = await request(formUrl(form), { method: 'POST', body });
     expect(answer.status).toBe(422);
-    expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' } });
+    expect(answer.body).toEqual({ ok: false, errors: { email: 'must be a valid email address' }, message: expect.any(String) });
   });
 
   it('answers 413 and stores nothing when a multipart submission is over a limit', async () => {
@@ -242,7 +311,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const [name, body] of cases) {
       const answer = await request(formUrl(form), { method: 'POST', body });
       expect(answer.status, name).toBe(413);
-      expect(answer.body, name).toEqual({ ok: false, error: 'payload_too_large' });
+      expect(answer.body, name).toEqual({ ok: false, error: 'payload_too_large', message: expect.any(String) });
     }
     expect(await submissions(form)).toHaveLength(0);
     expect(await suite.store.files.open(createHash('sha256').update(new Uint8Array(60 * 1024).fill(7)).digest('hex'))).toBeNull();
@@ -263,7 +332,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(chunked.body).toEqual({ ok: false, error: 'payload_too_large' });
+    expect(chunked.body).toEqual({ ok: false, error: 'payload_too_large', message: expect.any(String) });
     expect(await submissions(form)).toHaveLength(0);
   });
 
@@ -283,13 +352,13 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     const long = 'n'.repeat(101);
     const json = await postJson(formUrl(form), { [long]: 1, ok: 2 });
     expect(json.status).toBe(422);
-    expect(json.body).toEqual({ ok: false, errors: { [`${'n'.repeat(100)}…`]: 'field names are at most 100 characters' } });
+    expect(json.body).toEqual({ ok: false, errors: { [`${'n'.repeat(100)}…`]: 'field names are at most 100 characters' }, message: expect.any(String) });
     for (const name of [long, 'm'.repeat(5_000)]) {
       const body = new FormData();
       body.append(name, 'v');
       const answer = await request(formUrl(form), { method: 'POST', body });
       expect(answer.status).toBe(422);
-      expect(answer.body).toEqual({ ok: false, errors: { [`${name.slice(0, 100)}…`]: 'field names are at most 100 characters' } });
+      expect(answer.body).toEqual({ ok: false, errors: { [`${name.slice(0, 100)}…`]: 'field names are at most 100 characters' }, message: expect.any(String) });
     }
     expect((await postJson(formUrl(form), { ['n'.repeat(100)]: 1 })).status).toBe(200);
     expect(await submissions(form)).toHaveLength(1);
@@ -304,7 +373,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const [body, field] of [['{"n":1e400}', 'n'], ['{"id":9007199254740993}', 'id'], ['{"x":{"y":[0.1000000000000000055511151231257827]}}', 'x']] as const) {
       const answer = await postRaw(formUrl(form), body, { 'content-type': 'application/json' });
       expect(answer.status, body).toBe(422);
-      expect(answer.body, body).toEqual({ ok: false, errors: { [field]: expect.stringMatching(/^must be a number that can be stored exactly/) } });
+      expect(answer.body, body).toEqual({ ok: false, errors: { [field]: expect.stringMatching(/^must be a number that can be stored exactly/) }, message: expect.any(String) });
     }
     expect(await submissions(form)).toHaveLength(1);
   });
@@ -315,7 +384,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     for (const [type, body] of [['multipart/form-data; boundary=XYZ', broken], ['multipart/form-data', 'whatever'], [`multipart/form-data; boundary=${'b'.repeat(300)}`, 'x']]) {
       const answer = await postRaw(formUrl(form), body!, { 'content-type': type! });
       expect(answer.status, type).toBe(400);
-      expect(answer.body).toEqual({ ok: false, error: 'invalid_body' });
+      expect(answer.body).toEqual({ ok: false, error: 'invalid_body', message: expect.any(String) });
     }
     expect(await submissions(form)).toHaveLength(0);
   });
@@ -333,7 +402,7 @@ describe.runIf(backend.available)(`form endpoint on ${backend.name}`, () => {
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 300).toBe(true);
-    expect(limited.body).toEqual({ ok: false, error: 'rate_limited', retryAfter });
+    expect(limited.body).toEqual({ ok: false, error: 'rate_limited', message: `too many submissions from this address to this form; retry in ${retryAfter} s`, retryAfter });
     expect(limited.headers.get('ratelimit')).toBe(`"form";r=0;t=${retryAfter}`);
 
     // Another client IP, and the same IP on another endpoint, have their own counts.

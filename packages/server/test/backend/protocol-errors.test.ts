@@ -65,10 +65,10 @@ describe.runIf(backend.available)(`requests refused before routing on ${backend.
 
   it('answers 404 not_found for endpoint ids with bytes no id has, and 400 invalid_body for NUL (PostgreSQL refuses it in text)', async () => {
     for (const id of [`${form.endpointId}%C3%A9`, `${form.endpointId}%20`]) {
-      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 404, body: { ok: false, error: 'not_found' } }]);
+      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 404, body: { ok: false, error: 'not_found', message: expect.stringContaining('no form has the endpoint id') } }]);
     }
     for (const id of [`${form.endpointId}%00`, '%00']) {
-      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
+      expect(answers(await sendRaw(suite.server.url, post('', '{}', `/api/f/${id}`))), id).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body', message: expect.any(String) } }]);
     }
   });
 
@@ -97,7 +97,7 @@ describe.runIf(backend.available)(`requests refused before routing on ${backend.
     const before = (await stored()).length;
     const head = `POST /api/f/${form.endpointId} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: multipart/form-data; boundary=abc\r\n`;
     for (const framing of ['content-length: 0\r\n\r\n', 'transfer-encoding: chunked\r\n\r\n0\r\n\r\n', '\r\n']) {
-      expect(answers(await sendRaw(suite.server.url, head + framing)), framing).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body' } }]);
+      expect(answers(await sendRaw(suite.server.url, head + framing)), framing).toEqual([{ status: 400, body: { ok: false, error: 'invalid_body', message: 'the multipart body is empty' } }]);
     }
     // The closing delimiter alone is an empty form, as a browser sends it.
     const empty = answers(await sendRaw(suite.server.url, `${head}content-length: 9\r\n\r\n--abc--\r\n`));

@@ -121,7 +121,7 @@ describe.runIf(backend.available)(`server lifecycle on ${backend.name}`, () => {
       await (backend.name === 'postgres' ? drop.cascade() : drop).execute();
       const answer = await postJson(`${server.url}/api/f/${form.endpointId}`, { email: 'secret@example.com' });
       expect(answer.status).toBe(500);
-      expect(answer.body).toEqual({ ok: false, error: 'internal' });
+      expect(answer.body).toEqual({ ok: false, error: 'internal', message: 'An unexpected failure on the server; details are only in the server log.' });
       expect((await request(`${server.url}/healthz`)).status).toBe(200);
       // The cause is in the log; the submission's contents are not.
       expect(server.output().stderr).toContain('request failed');
