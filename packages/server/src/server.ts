@@ -20,6 +20,7 @@ import { publicRoutes } from './http/public-routes.js';
 import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';
 import { createSettingsArea } from './settings/settings-area.js';
+import { EmailLinkLimit } from './auth/email-link-limit.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { gitRoutes } from './http/git-routes.js';
 import { BuildWorker } from './builds/build-worker.js';
@@ -149,7 +150,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
-      const settings = await createSettingsArea({ context, failures });
+      const settings = await createSettingsArea({ context, failures, emailLinks: new EmailLinkLimit(rateLimiter) });
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
       const altchaWidget = await loadAltchaWidget();

@@ -44,7 +44,7 @@ export class PageSession {
   }
 
   /**
-   * Opens a sign-in link made by `svc open` (its page shows who signs in) and presses its
+   * Opens a sign-in link (made by `svc open`, an invite, or emailed; its page shows who signs in) and presses its
    * **Sign in** button: the answer to that POST, or the page itself when it has no form.
    */
   async openSignInLink(url: string): Promise<PageAnswer> {
@@ -82,7 +82,7 @@ export class PageSession {
 
 /** The action and CSRF token of a sign-in link's page, or null when the page has no such form. */
 export function signInForm(html: string): { action: string; csrf: string } | null {
-  const action = /<form method="post" action="(\/login\/link\/[^"]+)"/.exec(html)?.[1];
+  const action = /<form method="post" action="(\/login\/(?:link|invite|email)\/[^"]+)"/.exec(html)?.[1];
   const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
   return action === undefined || csrf === undefined ? null : { action, csrf };
 }

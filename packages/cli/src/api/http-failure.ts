@@ -26,7 +26,7 @@ export function failureFromAnswer(status: number, text: string, apiUrl: string, 
 function messageFor(code: ErrorCode, message: string | undefined, apiUrl: string): string {
   const said = message ?? errorCodes[code].description;
   if (code === 'unauthorized') return `${apiUrl} refused the token: ${said}; run \`svc login\` or check SVC_TOKEN`;
-  if (code === 'forbidden') return `${said}; ask for an admin token`;
+  if (code === 'forbidden') return `${said}; ask an owner of the workspace or an admin`;
   return said;
 }
 

@@ -3,6 +3,7 @@ import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
 import { buildsCommand, gitCommand, hooksCommand } from './git/commands.js';
+import { membersCommand } from './members/commands.js';
 import { pinpointsCommand } from './pinpoints/commands.js';
 import { requestsCommand } from './requests/commands.js';
 import { namesServe, serveOutline } from './serve/outline.js';
@@ -36,6 +37,7 @@ const clientCommands: readonly AnyCommand[] = [
   pinpointsCommand,
   requestsCommand,
   tokensCommand,
+  membersCommand,
   openCommand,
 ];
 

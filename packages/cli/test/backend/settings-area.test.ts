@@ -150,7 +150,8 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     const projects = await person.get('/settings');
     expect(projects.status).toBe(200);
     expect(projects.text).toContain('agency');
-    expect((await person.get('/settings/tokens')).status).toBe(403);
+    // A workspace token manages its workspace's tokens (docs/members.md).
+    expect((await person.get('/settings/tokens')).status).toBe(200);
   });
 
   it('spends a link only with the form of the page that showed it: another site, or another browser\'s form, is refused (login CSRF)', async () => {
@@ -182,7 +183,10 @@ describe.runIf(backend.available)(`the settings area on ${backend.name}`, () => 
     expect(list.text).not.toContain('secret-site');
     expect((await session.get('/settings/other/secret-site')).status).toBe(404);
     expect((await session.get('/settings/other/secret-site/webhooks')).status).toBe(404);
-    expect((await session.get('/settings/tokens')).status).toBe(403);
+    // Its Tokens page lists the tokens of its workspace only.
+    const tokens = await session.get('/settings/tokens');
+    expect(tokens.status).toBe(200);
+    expect(tokens.text).not.toContain('>Admin<');
   });
 
   it('refuses a state change without the CSRF token, or from another origin, and changes nothing', async () => {

@@ -9,7 +9,7 @@ const backend = await selectBackend();
 /**
  * A token scoped to workspace A sees and changes only A: every operation on workspace B's
  * project, forms, submissions, webhooks and deliveries answers not_found, as if B did not
- * exist, and token management is forbidden.
+ * exist; it manages the tokens and members of A only (docs/members.md).
  */
 describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, () => {
   let cli: CliTestServer;
@@ -125,12 +125,20 @@ describe.runIf(backend.available)(`the workspace boundary on ${backend.name}`, (
       }
     });
 
-    it('tokens create, list and revoke: forbidden', async () => {
-      for (const args of [['tokens', 'create', '--name', 'escalate', '--admin'], ['tokens', 'create', '--workspace', 'team-a'], ['tokens', 'list'], ['tokens', 'revoke', tokenIdB]]) {
+    it("B's tokens and members are not there for token A (not_found), and A's are A's to manage", async () => {
+      for (const args of [['tokens', 'create', '--workspace', 'team-b'], ['tokens', 'revoke', tokenIdB], ['members', 'list', '--workspace', 'team-b'], ['members', 'invite', 'b@example.com', '--workspace', 'team-b']]) {
         const result = await cli.svc([...args, '--json'], { token: tokenA });
         expect(result.code, args.join(' ')).toBe(1);
-        expect(result.json(), args.join(' ')).toEqual({ ok: false, error: { code: 'forbidden', message: 'only an admin token can manage tokens; ask for an admin token' } });
+        expect(result.json<{ error: { code: string } }>().error.code, args.join(' ')).toBe('not_found');
       }
+      const escalate = await cli.svc(['tokens', 'create', '--name', 'escalate', '--admin', '--json'], { token: tokenA });
+      expect(escalate.code).toBe(1);
+      expect(escalate.json<{ error: { code: string } }>().error.code).toBe('forbidden');
+      const made = (await cli.svc(['tokens', 'create', '--name', 'helper', '--workspace', 'team-a', '--json'], { token: tokenA })).json<{ token: { workspace: string | null } }>();
+      expect(made.token.workspace).toBe('team-a');
+      const listed = (await cli.svc(['tokens', 'list', '--json'], { token: tokenA })).json<{ tokens: { workspace: string | null }[] }>();
+      expect(listed.tokens.length).toBeGreaterThan(0);
+      expect(listed.tokens.every((token) => token.workspace === 'team-a')).toBe(true);
     });
   });
 

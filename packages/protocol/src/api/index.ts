@@ -4,6 +4,7 @@ export * from './common.js';
 export * from './deploys.js';
 export * from './deliveries.js';
 export * from './forms.js';
+export * from './members.js';
 export * from './projects.js';
 export * from './requests.js';
 export * from './submissions.js';

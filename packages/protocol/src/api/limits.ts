@@ -19,3 +19,5 @@ export const replayDeliveriesPerSecond = 50;
 export const requestPageSize = { default: 20, max: 100 } as const;
 /** Longest reply to a Pinpoints request. */
 export const requestReplyLimit = 5000;
+/** Longest name of a member (docs/members.md). */
+export const memberNameLimit = 100;

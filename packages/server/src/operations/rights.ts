@@ -26,6 +26,12 @@ export function requireManagePeople(principal: Principal, workspaceId: string): 
   if (!canManagePeople(principal, workspaceId)) throw new ServiceError('forbidden', 'only owners and tokens of this workspace can manage its members and tokens');
 }
 
+/** Whether the principal manages the tokens of any workspace (the Tokens page is offered). */
+export function managesAnyTokens(principal: Principal): boolean {
+  const visible = visibleWorkspaceIds(principal);
+  return visible === null || visible.some((workspaceId) => canManagePeople(principal, workspaceId));
+}
+
 /** `forbidden` unless the principal is an admin token (what spans workspaces: admin tokens). */
 export function requireAdmin(principal: Principal, what: string): void {
   if (!isAdmin(principal)) throw new ServiceError('forbidden', `only an admin token can ${what}`);

@@ -1,11 +1,13 @@
 import { ServiceError } from '@svc/protocol';
 import type { TokenInfo, WhoamiResponse } from '@svc/protocol/api';
 import { generateToken, hashToken } from '../auth/token-secrets.js';
-import { findWorkspaceBySlug, listWorkspaceSlugs } from '../store/queries/projects.js';
+import { findWorkspaceById, findWorkspaceBySlug, listWorkspaceSlugs } from '../store/queries/projects.js';
+import type { WorkspaceRow } from '../store/schema.js';
 import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
-import { requireToken } from './rights.js';
+import { canManagePeople, canSee, requireManagePeople, requireToken, visibleWorkspaceIds } from './rights.js';
+import { workspaceInScope } from './scope.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 
 function toTokenInfo({ token, workspaceSlug }: TokenListing): TokenInfo {
@@ -19,9 +21,10 @@ function toTokenInfo({ token, workspaceSlug }: TokenListing): TokenInfo {
   };
 }
 
-/** Token management is for admin tokens only; a workspace token gets `forbidden`. */
-function requireAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw new ServiceError('forbidden', 'only an admin token can manage tokens');
+/** The workspaces whose tokens the principal manages (null: every token, an admin token's). */
+function managedWorkspaces(principal: Principal): readonly string[] | null {
+  const visible = visibleWorkspaceIds(principal);
+  return visible === null ? null : visible.filter((workspaceId) => canManagePeople(principal, workspaceId));
 }
 
 /** The token making the request: what `svc login` shows. */
@@ -35,24 +38,34 @@ export async function whoami(context: OperationContext, principal: Principal): P
  * `svc tokens create`: a new token, returned once in clear (only its SHA-256 is stored).
  * Its scope is said, never assumed: `workspace` (which must exist, so that a typo makes no
  * token for an empty workspace) or `admin` (every workspace, token management). Neither,
- * or both, is `validation_failed` (docs/cli.md#svc-tokens).
+ * or both, is `validation_failed` (docs/cli.md#svc-tokens). Only an admin token makes admin
+ * tokens; owners and a workspace's tokens make tokens of their own workspace only.
  */
 export async function createToken(
   context: OperationContext,
   principal: Principal,
   input: { name?: string | undefined; workspace?: string | undefined; admin?: boolean | undefined },
 ): Promise<{ token: TokenInfo; secret: string }> {
-  requireAdmin(principal);
   const admin = input.admin === true;
   if (admin === (input.workspace !== undefined)) {
     const problem = admin ? 'an admin token sees every workspace: give a workspace or admin, not both' : 'give the workspace the token is for, or admin for a server-wide token';
     throw new ServiceError('validation_failed', problem, { errors: { workspace: problem } });
   }
+  if (admin && !isAdmin(principal)) throw new ServiceError('forbidden', 'only an admin token can make admin tokens');
   const secret = generateToken();
   const now = context.now();
   const listing = await context.store.transaction(async (trx) => {
-    const workspace = input.workspace === undefined ? null : await findWorkspaceBySlug(trx, input.workspace);
-    if (workspace === undefined) throw new ServiceError('not_found', `no workspace "${input.workspace}": \`svc init\` creates one with its first project`);
+    let workspace: WorkspaceRow | null = null;
+    if (input.workspace !== undefined) {
+      if (isAdmin(principal)) {
+        const found = await findWorkspaceBySlug(trx, input.workspace);
+        if (found === undefined) throw new ServiceError('not_found', `no workspace "${input.workspace}": \`svc init\` creates one with its first project`);
+        workspace = found;
+      } else {
+        workspace = await workspaceInScope(trx, principal, input.workspace);
+        requireManagePeople(principal, workspace.id);
+      }
+    }
     const name = input.name ?? (workspace ? `${workspace.slug} token` : 'admin token');
     const token = await insertToken(trx, { name, tokenHash: hashToken(secret), workspaceId: workspace?.id ?? null }, now);
     return { token, workspaceSlug: workspace?.slug ?? null };
@@ -60,16 +73,19 @@ export async function createToken(
   return { token: toTokenInfo(listing), secret };
 }
 
-/** The workspaces a token may be scoped to, by slug: the tokens page's list (admin only). */
+/** The workspaces the principal may make tokens for, by slug: the tokens page's list. */
 export async function listTokenWorkspaces(context: OperationContext, principal: Principal): Promise<string[]> {
-  requireAdmin(principal);
-  return listWorkspaceSlugs(context.store.db);
+  const managed = managedWorkspaces(principal);
+  if (managed === null) return listWorkspaceSlugs(context.store.db);
+  const slugs = await Promise.all(managed.map(async (workspaceId) => (await findWorkspaceById(context.store.db, workspaceId)).slug));
+  return slugs.sort();
 }
 
-/** `svc tokens list`: every token, newest first, never its secret. */
+/** `svc tokens list`: the tokens the principal manages (an admin token: every token), newest first, never a secret. */
 export async function listTokens(context: OperationContext, principal: Principal): Promise<TokenInfo[]> {
-  requireAdmin(principal);
-  return (await queryTokens(context.store.db)).map(toTokenInfo);
+  const workspaces = managedWorkspaces(principal);
+  if (workspaces !== null && workspaces.length === 0) throw new ServiceError('forbidden', 'only owners and tokens of a workspace can manage its tokens');
+  return (await queryTokens(context.store.db, workspaces)).map(toTokenInfo);
 }
 
 /**
@@ -78,10 +94,12 @@ export async function listTokens(context: OperationContext, principal: Principal
  * is never left without one.
  */
 export async function revokeToken(context: OperationContext, principal: Principal, input: { id: string }): Promise<TokenInfo> {
-  requireAdmin(principal);
   return context.store.transaction(async (trx) => {
     const listing = await findTokenListing(trx, input.id);
-    if (!listing) throw new ServiceError('not_found', `no token "${input.id}"`);
+    const workspaceId = listing?.token.workspace_id ?? null;
+    // An admin token is only an admin's to see; another workspace's token is not there at all.
+    if (!listing || (!isAdmin(principal) && (workspaceId === null || !canSee(principal, workspaceId)))) throw new ServiceError('not_found', `no token "${input.id}"`);
+    if (workspaceId !== null) requireManagePeople(principal, workspaceId);
     if (listing.token.revoked_at !== null) return toTokenInfo(listing);
     if (listing.token.workspace_id === null && (await countActiveAdminTokens(trx, context.store.capabilities)) <= 1) {
       throw new ServiceError('conflict', 'this is the last admin token; create another admin token before revoking it');

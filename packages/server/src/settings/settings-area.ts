@@ -1,3 +1,4 @@
+import type { EmailLinkLimit } from '../auth/email-link-limit.js';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -5,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
-import { isAdmin, type OperationContext } from '../operations/context.js';
+import { isAdmin, isPerson, type OperationContext } from '../operations/context.js';
+import { managesAnyTokens } from '../operations/rights.js';
 import type { RoutePlugin } from '../http/app.js';
 import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
@@ -26,12 +28,12 @@ export interface SettingsArea {
 }
 
 /** Builds the settings area with its own token checker (tokens that sign in count as used). */
-export async function createSettingsArea(options: { context: OperationContext; failures: FailedAuthentications }): Promise<SettingsArea> {
+export async function createSettingsArea(options: { context: OperationContext; failures: FailedAuthentications; emailLinks: EmailLinkLimit }): Promise<SettingsArea> {
   const { context } = options;
   const lastUsed = new LastUsedRecorder(context.store.db, (error) => context.logger.warn({ err: error }, 'could not record when a token was last used'));
   const authenticator = new TokenAuthenticator(context.store.db, lastUsed, context.now);
   const assets = await loadSettingsAssets();
-  const plugin = settingsArea({ context, assets, authenticator, failures: options.failures });
+  const plugin = settingsArea({ context, assets, authenticator, failures: options.failures, emailLinks: options.emailLinks });
   return { plugin, close: () => lastUsed.flush() };
 }
 
@@ -48,7 +50,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       cssPath: assets.css.path,
       jsPath: assets.js.path,
       now: context.now(),
-      ...(request.session ? { csrfToken: request.session.csrfToken, admin: isAdmin(request.session.principal) } : {}),
+      ...(request.session ? { csrfToken: request.session.csrfToken, admin: isAdmin(request.session.principal), tokens: managesAnyTokens(request.session.principal), person: isPerson(request.session.principal) } : {}),
     }),
     session: (request) => {
       if (!request.session) throw new ServiceError('unauthorized', 'sign in first');
@@ -78,7 +80,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
         // Signing in has no session yet: the origin check above protects the token form, and
         // the sign-in link's form carries a token of its own (session/sign-in-form.ts).
         const route = request.routeOptions.url;
-        if (route === '/login' || route === '/login/link/:secret') return;
+        if (route !== undefined && signInRoutes.has(route)) return;
         const given = (request.body as Record<string, unknown> | undefined)?.['_csrf'];
         if (!request.session || !tokensEqual(request.session.csrfToken, given)) {
           return refuse(request, reply, tools, 'This form has expired or was not sent from the settings area. Go back, reload the page and try again.');
@@ -95,6 +97,9 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
     });
   };
 }
+
+/** Routes posted to without a session: the origin check protects them, and the link pages carry their own form token. */
+const signInRoutes = new Set(['/login', '/login/link/:secret', '/login/email', '/login/invite/:secret', '/login/email/:secret']);
 
 async function refuse(request: FastifyRequest, reply: FastifyReply, tools: SettingsRequestTools, message: string): Promise<void> {
   request.log.warn({ path: request.url.split('?')[0] }, 'settings form refused: origin or CSRF token');

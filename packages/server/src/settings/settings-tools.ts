@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { EmailLinkLimit } from '../auth/email-link-limit.js';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import type { OperationContext } from '../operations/context.js';
@@ -12,6 +13,8 @@ export interface SettingsDependencies {
   readonly authenticator: TokenAuthenticator;
   /** Failed sign-ins count with the CLI API's failed authentications, per client address. */
   readonly failures: FailedAuthentications;
+  /** How often one address may be emailed a sign-in link. */
+  readonly emailLinks: EmailLinkLimit;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
+import type { MembersTable, PeopleTable, PersonLinksTable, PersonSessionsTable } from './schema-people.js';
 
 /**
  * Table types for the query builder (stored contents' in schema-files.ts). Times are Unix
@@ -34,6 +35,10 @@ export interface Database {
   deploy_hooks: DeployHooksTable;
   builds: BuildsTable;
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
+  people: PeopleTable;
+  members: MembersTable;
+  person_links: PersonLinksTable;
+  person_sessions: PersonSessionsTable;
 }
 
 export interface WorkspacesTable {

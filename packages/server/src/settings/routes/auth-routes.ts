@@ -9,6 +9,7 @@ import { readSessionCookie, sessionCookieFor } from '../session/session-cookie.j
 import { endSession, sessionMaxMs, startSession } from '../session/session-store.js';
 import { clearSignInFormCookie, issueSignInFormToken, signInFormTokenValid } from '../session/sign-in-form.js';
 import { ErrorPage, LoginPage, SignInLinkPage } from '../views/login-page.js';
+import { personAuthRoutes } from './person-auth-routes.js';
 
 /**
  * Only our own pages are places to go back to after signing in: never another site, and
@@ -39,6 +40,8 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
   };
 
   const { failures } = tools.dependencies;
+  /** `/login` offers **Email me a sign-in link** when the server can send email. */
+  const emailSignIn = context.mail !== null;
 
   /** Whether the client address may try to sign in; false (with a 429 page sent) past the limit of failures. */
   const allowAttempt = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
@@ -46,7 +49,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     if (decision.allowed) return true;
     void reply.headers(rateLimitHeaders(decision, authFailuresName)).header('retry-after', String(decision.resetSeconds));
     const message = `Too many sign-in attempts from your address. Try again in ${decision.resetSeconds} seconds.`;
-    await sendPage(reply, 429, LoginPage({ frame: tools.frame(request), next: '/settings', error: message }));
+    await sendPage(reply, 429, LoginPage({ frame: tools.frame(request), next: '/settings', error: message, emailSignIn }));
     return false;
   };
 
@@ -55,7 +58,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     const several = request.severalSessionCookies || request.query.cookies === 'several';
     if (request.session && !several) return redirectTo(reply, next);
     const message = request.query.signedOut !== undefined ? 'You are signed out.' : undefined;
-    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, ...(message ? { message } : {}), ...(several ? { error: severalCookies } : {}) }));
+    return sendPage(reply, 200, LoginPage({ frame: tools.frame(request), next, emailSignIn, ...(message ? { message } : {}), ...(several ? { error: severalCookies } : {}) }));
   });
 
   app.post<{ Body: { token?: unknown; next?: unknown } }>('/login', async (request, reply) => {
@@ -69,7 +72,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
       if (!(error instanceof ServiceError) || error.code !== 'unauthorized') throw error;
       await failures.record(request.clientAddress);
       const message = token === '' ? 'Enter a token.' : 'That token is unknown or revoked. Check it and try again.';
-      return sendPage(reply, 401, LoginPage({ frame: tools.frame(request), next, error: message }));
+      return sendPage(reply, 401, LoginPage({ frame: tools.frame(request), next, error: message, emailSignIn }));
     }
   });
 
@@ -103,6 +106,8 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     clearSignInFormCookie(reply, context.urls.baseUrl);
     return begin(reply, tokenId, '/settings');
   });
+
+  personAuthRoutes(app, tools, allowAttempt);
 
   app.post('/logout', async (request, reply) => {
     const { name, options } = cookie();

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { hashToken as hashSecret } from '../../auth/token-secrets.js';
 import { randomToken } from '../../ids.js';
 import type { OperationContext, Principal } from '../../operations/context.js';
+import { personPrincipal } from '../../operations/person-sign-in.js';
+import { deletePersonSession, findPersonSession, insertPersonSession, touchPersonSession } from '../../store/queries/person-sessions.js';
 import { deleteSession, findLiveSession, insertSession, touchSession } from '../../store/queries/sessions.js';
 
 /** How long a session lives (docs/settings.md): 12 hours without a request, 7 days at most. */
@@ -31,21 +33,46 @@ export async function startSession(context: OperationContext, tokenId: string): 
   return id;
 }
 
+/** A session of a person (signed in by an invite or an email link; docs/members.md). */
+export async function startPersonSession(context: OperationContext, personId: string): Promise<string> {
+  const id = randomToken(256);
+  const now = context.now();
+  await insertPersonSession(context.store.db, { idHash: hashSecret(id), personId, now, expiresAt: now + sessionMaxMs });
+  return id;
+}
+
 /** The live session with this id, or null when it is unknown, idle too long, expired or its token revoked. */
 export async function resumeSession(context: OperationContext, sessionId: string): Promise<Session | null> {
   if (sessionId.length === 0 || sessionId.length > 128) return null;
   const idHash = hashSecret(sessionId);
   const record = await findLiveSession(context.store.db, idHash);
-  if (!record) return null;
+  if (!record) return resumePersonSession(context, sessionId, idHash);
   const now = context.now();
   if (now >= record.expiresAt || now - record.lastSeenAt >= sessionIdleMs) {
     await deleteSession(context.store.db, idHash);
     return null;
   }
   if (now - record.lastSeenAt >= touchEveryMs) await touchSession(context.store.db, idHash, now);
-  return { principal: { tokenId: record.tokenId, workspaceId: record.workspaceId }, csrfToken: csrfTokenOf(sessionId) };
+  return { principal: { kind: 'token', tokenId: record.tokenId, workspaceId: record.workspaceId }, csrfToken: csrfTokenOf(sessionId) };
+}
+
+/** A person's session: their memberships are read now, so a removal or new role counts at once. */
+async function resumePersonSession(context: OperationContext, sessionId: string, idHash: string): Promise<Session | null> {
+  const record = await findPersonSession(context.store.db, idHash);
+  if (!record) return null;
+  const now = context.now();
+  if (now >= record.expiresAt || now - record.lastSeenAt >= sessionIdleMs) {
+    await deletePersonSession(context.store.db, idHash);
+    return null;
+  }
+  const principal = await personPrincipal(context, record.personId);
+  if (!principal) return null;
+  if (now - record.lastSeenAt >= touchEveryMs) await touchPersonSession(context.store.db, idHash, now);
+  return { principal, csrfToken: csrfTokenOf(sessionId) };
 }
 
 export async function endSession(context: OperationContext, sessionId: string): Promise<void> {
-  await deleteSession(context.store.db, hashSecret(sessionId));
+  const idHash = hashSecret(sessionId);
+  await deleteSession(context.store.db, idHash);
+  await deletePersonSession(context.store.db, idHash);
 }

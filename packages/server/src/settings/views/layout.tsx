@@ -7,8 +7,12 @@ export interface PageFrame {
   readonly jsPath: string;
   /** Present when signed in: the Sign out form and every state-changing form carry it. */
   readonly csrfToken?: string;
-  /** Admin sessions see the Tokens page in the top bar. */
+  /** An admin token's session. */
   readonly admin?: boolean;
+  /** Sessions that manage tokens (admins, workspace tokens, owners) see the Tokens page in the top bar. */
+  readonly tokens?: boolean;
+  /** A person's session: the top bar links their account page. */
+  readonly person?: boolean;
   /** When the page is rendered (epoch ms): times read relative to it. */
   readonly now: number;
 }
@@ -60,7 +64,8 @@ export function Shell(props: { frame: PageFrame; title: string; crumbs: readonly
           </ol>
         </nav>
         <div class="topbar-end">
-          {frame.admin ? <a href="/settings/tokens">Tokens</a> : null}
+          {frame.tokens ? <a href="/settings/tokens">Tokens</a> : null}
+          {frame.person ? <a href="/settings/account">Account</a> : null}
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value={frame.csrfToken ?? ''} />
             <button type="submit">Sign out</button>

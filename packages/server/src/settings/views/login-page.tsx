@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { PersonLinkHolder } from '../../operations/person-sign-in.js';
 import type { SignInLinkHolder } from '../../operations/sign-in-links.js';
 import { Notice } from './components.js';
 import { Document, type PageFrame } from './layout.js';
@@ -22,7 +23,7 @@ function SignInButton() {
   );
 }
 
-export function LoginPage(props: { frame: PageFrame; next: string; error?: string; message?: string }) {
+export function LoginPage(props: { frame: PageFrame; next: string; error?: string; message?: string; emailSignIn?: boolean; email?: string }) {
   return (
     <CardPage frame={props.frame} title="Sign in">
       <h1>Sign in to svc</h1>
@@ -37,6 +38,57 @@ export function LoginPage(props: { frame: PageFrame; next: string; error?: strin
           <label for="token">Token</label>
           <input id="token" name="token" type="password" autocomplete="current-password" required autofocus spellcheck={false} />
         </div>
+        <SignInButton />
+      </form>
+      {props.emailSignIn ? (
+        <form method="post" action="/login/email" class="email-sign-in">
+          <p class="muted">Or, if you are a member of a workspace, have a sign-in link emailed to you.</p>
+          <div class="field">
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" autocomplete="email" required maxLength={254} spellcheck={false} value={props.email ?? ''} />
+          </div>
+          <button type="submit">Email me a sign-in link</button>
+        </form>
+      ) : null}
+    </CardPage>
+  );
+}
+
+/** The answer to "email me a link": the same whether or not the address belongs to a member. */
+export function EmailSentPage(props: { frame: PageFrame; email: string }) {
+  return (
+    <CardPage frame={props.frame} title="Check your email">
+      <h1>Check your email</h1>
+      <p>
+        If <strong>{props.email}</strong> belongs to a member, a sign-in link is on its way. It works once, for 15 minutes.
+      </p>
+      <p class="muted">Nothing arrived? Check the spam folder, or ask an owner of your workspace to invite you again.</p>
+      <a class="button" href="/login">
+        Back to sign in
+      </a>
+    </CardPage>
+  );
+}
+
+/** What opening an invite or an email sign-in link shows: who would sign in, and the one button. */
+export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: PersonLinkHolder }) {
+  const { name, email, workspace } = props.holder;
+  return (
+    <CardPage frame={props.frame} title="Sign in">
+      <h1>Sign in to svc</h1>
+      <p>
+        You are signing in as <strong>{name}</strong> ({email})
+        {workspace === null ? '.' : (
+          <>
+            {', '}joining the workspace <strong>{workspace}</strong>.
+          </>
+        )}
+      </p>
+      <p class="muted">
+        {workspace === null ? 'This link was emailed to you and works once, for 15 minutes.' : 'This invitation works once, for 7 days.'} If you did not ask for it, close this page.
+      </p>
+      <form method="post" action={props.action}>
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
         <SignInButton />
       </form>
     </CardPage>

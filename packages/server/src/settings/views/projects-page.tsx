@@ -10,7 +10,7 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
       <div class="page-head">
         <div>
           <h1>Projects</h1>
-          <p class="lead">Every project your token can see, by workspace.</p>
+          <p class="lead">Every project you can see, by workspace.</p>
         </div>
       </div>
       {props.projects.length === 0 ? (
@@ -25,6 +25,9 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
         [...byWorkspace].map(([workspace, projects]) => (
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
             <h2 id={`ws-${workspace}`}>{workspace}</h2>
+            <p class="small">
+              <a href={`/settings/${encodeURIComponent(workspace)}/members`}>Members of {workspace}</a>
+            </p>
             <DataTable headers={['Project', 'Framework', 'Updated']}>
               {projects.map((project) => (
                 <tr key={project.project}>

@@ -39,7 +39,7 @@ export function TokensPage(props: {
       {props.notice ? <Notice tone="ok">{props.notice}</Notice> : null}
       {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
       <section class="card" aria-labelledby="tokens-title">
-        <h2 id="tokens-title">All tokens</h2>
+        <h2 id="tokens-title">{props.frame.admin ? 'All tokens' : 'Tokens of your workspaces'}</h2>
         {props.tokens.length === 0 ? (
           <Empty title="No tokens">
             <p>Create one below.</p>
@@ -101,15 +101,17 @@ export function TokensPage(props: {
               </p>
             </div>
           </div>
-          <div class="field">
-            <label class="check" for="admin">
-              <input type="checkbox" id="admin" name="admin" value="yes" checked={values.admin === true} aria-describedby="admin-hint" />
-              Admin
-            </label>
-            <p class="hint" id="admin-hint">
-              Instead of a workspace: every workspace, and managing tokens. Keep admin tokens for the people who run the service.
-            </p>
-          </div>
+          {props.frame.admin ? (
+            <div class="field">
+              <label class="check" for="admin">
+                <input type="checkbox" id="admin" name="admin" value="yes" checked={values.admin === true} aria-describedby="admin-hint" />
+                Admin
+              </label>
+              <p class="hint" id="admin-hint">
+                Instead of a workspace: every workspace, and managing tokens. Keep admin tokens for the people who run the service.
+              </p>
+            </div>
+          ) : null}
           <button type="submit" class="primary">
             Create token
           </button>

@@ -38,14 +38,17 @@ export interface TokenListing {
   workspaceSlug: string | null;
 }
 
-export async function listTokens(db: Db): Promise<TokenListing[]> {
-  const rows = await db
+/** The tokens of these workspaces (null: every token, admin tokens included), newest first. */
+export async function listTokens(db: Db, workspaceIds: readonly string[] | null = null): Promise<TokenListing[]> {
+  if (workspaceIds !== null && workspaceIds.length === 0) return [];
+  let query = db
     .selectFrom('tokens')
     .leftJoin('workspaces', 'workspaces.id', 'tokens.workspace_id')
     .selectAll('tokens')
     .select('workspaces.slug as workspace_slug')
-    .orderBy('tokens.id', 'desc')
-    .execute();
+    .orderBy('tokens.id', 'desc');
+  if (workspaceIds !== null) query = query.where('tokens.workspace_id', 'in', workspaceIds);
+  const rows = await query.execute();
   return rows.map(({ workspace_slug, ...token }) => ({ token, workspaceSlug: workspace_slug }));
 }
 
