@@ -1,3 +1,4 @@
+export * from './audit-log.js';
 export * from './check.js';
 export * from './common.js';
 export * from './deploys.js';

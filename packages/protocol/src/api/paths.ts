@@ -47,4 +47,5 @@ export const cliPaths = {
   finalizeDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/finalize`,
   promoteDeploy: (workspace: string, project: string, id: string) => `${cliPaths.deploy(workspace, project, id)}/promote`,
   rollback: (workspace: string, project: string) => `${cliPaths.deploys(workspace, project)}/rollback`,
+  auditLog: () => `${cliApiPrefix}/audit-log`,
 } as const;

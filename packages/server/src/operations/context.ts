@@ -14,6 +14,8 @@ import type { SecretBox } from '../webhooks/secret-box.js';
 export interface Principal {
   readonly tokenId: string;
   readonly workspaceId: string | null;
+  /** The client address of the request acting (under `--trust-proxy`), for the audit log; absent outside a request. */
+  readonly ip?: string | null | undefined;
 }
 
 export const isAdmin = (principal: Principal): boolean => principal.workspaceId === null;

@@ -11,6 +11,7 @@ import type { RoutePlugin } from '../app.js';
 import { sendError } from '../error-replies.js';
 import { refuseUnstorableInput } from '../storable-input.js';
 import type { CliApiInstance, CliRoutes } from './cli-api-instance.js';
+import { auditLogRoutes } from './audit-log.js';
 import { formRoutes } from './forms.js';
 import { projectRoutes } from './projects.js';
 import { requestGuard } from './request-guard.js';
@@ -38,7 +39,7 @@ export interface CliApi {
 }
 
 /** One file per resource; each registers its routes relative to `/api/cli`. */
-const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes];
+const resources: readonly CliRoutes[] = [tokenRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes, auditLogRoutes];
 
 /**
  * The private CLI API (docs/cli-api.md): bearer tokens, a per-token rate limit, requests

@@ -24,7 +24,7 @@ export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: Rat
       throw failures.refusal(allowed);
     }
     try {
-      request.principal = await authenticator.authenticate(request.headers.authorization);
+      request.principal = { ...(await authenticator.authenticate(request.headers.authorization)), ip: request.clientAddress };
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.clientAddress);
       void reply.header('www-authenticate', 'Bearer realm="svc"');

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { hashToken as hashSecret } from '../../auth/token-secrets.js';
 import { randomToken } from '../../ids.js';
 import type { OperationContext, Principal } from '../../operations/context.js';
+import { recordAudit } from '../../operations/audit-log.js';
+import { findTokenListing } from '../../store/queries/tokens.js';
 import { deleteSession, findLiveSession, insertSession, touchSession } from '../../store/queries/sessions.js';
 
 /** How long a session lives (docs/settings.md): 12 hours without a request, 7 days at most. */
@@ -24,15 +26,20 @@ function csrfTokenOf(sessionId: string): string {
   return createHash('sha256').update(`csrf:${sessionId}`, 'utf8').digest('base64url');
 }
 
-export async function startSession(context: OperationContext, tokenId: string): Promise<string> {
+/** Starts a session of this token; the sign-in is recorded in the audit log in the same transaction. */
+export async function startSession(context: OperationContext, tokenId: string, ip: string | null = null): Promise<string> {
   const id = randomToken(256);
   const now = context.now();
-  await insertSession(context.store.db, { idHash: hashSecret(id), tokenId, now, expiresAt: now + sessionMaxMs });
+  await context.store.transaction(async (trx) => {
+    await insertSession(trx, { idHash: hashSecret(id), tokenId, now, expiresAt: now + sessionMaxMs });
+    const token = await findTokenListing(trx, tokenId);
+    await recordAudit(trx, context, { tokenId, workspaceId: token?.token.workspace_id ?? null, ip }, { action: 'session.started', workspaceId: token?.token.workspace_id ?? null });
+  });
   return id;
 }
 
 /** The live session with this id, or null when it is unknown, idle too long, expired or its token revoked. */
-export async function resumeSession(context: OperationContext, sessionId: string): Promise<Session | null> {
+export async function resumeSession(context: OperationContext, sessionId: string, ip: string | null = null): Promise<Session | null> {
   if (sessionId.length === 0 || sessionId.length > 128) return null;
   const idHash = hashSecret(sessionId);
   const record = await findLiveSession(context.store.db, idHash);
@@ -43,7 +50,7 @@ export async function resumeSession(context: OperationContext, sessionId: string
     return null;
   }
   if (now - record.lastSeenAt >= touchEveryMs) await touchSession(context.store.db, idHash, now);
-  return { principal: { tokenId: record.tokenId, workspaceId: record.workspaceId }, csrfToken: csrfTokenOf(sessionId) };
+  return { principal: { tokenId: record.tokenId, workspaceId: record.workspaceId, ip }, csrfToken: csrfTokenOf(sessionId) };
 }
 
 export async function endSession(context: OperationContext, sessionId: string): Promise<void> {
