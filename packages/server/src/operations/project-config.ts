@@ -6,6 +6,7 @@ import type { Db } from '../store/store.js';
 import { applyPlan } from './apply-plan.js';
 import { releaseContents } from './stored-contents.js';
 import { configDocument } from './config-document.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
 import { projectInScope } from './scope.js';
@@ -76,6 +77,7 @@ export async function applyConfig(context: OperationContext, principal: Principa
         prunedForms: [...applied.pruned],
       };
       if (input.dryRun) throw new DryRunRollback(response);
+      if (response.changed) await recordAudit(trx, context, principal, { action: 'config.pushed', workspaceId: workspace.id, projectId: project.id });
       return response;
     });
     if (formsChanged) context.forms.invalidate();

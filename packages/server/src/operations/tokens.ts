@@ -4,6 +4,7 @@ import { generateToken, hashToken } from '../auth/token-secrets.js';
 import { ensureWorkspace } from '../store/queries/projects.js';
 import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
+import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 
@@ -47,6 +48,7 @@ export async function createToken(
     const workspace = input.workspace === undefined ? null : await ensureWorkspace(trx, input.workspace, now);
     const name = input.name ?? (workspace ? `${workspace.slug} token` : 'admin token');
     const token = await insertToken(trx, { name, tokenHash: hashToken(secret), workspaceId: workspace?.id ?? null }, now);
+    await recordAudit(trx, context, principal, { action: 'token.created', workspaceId: workspace?.id ?? null, object: { type: 'token', id: token.id } });
     return { token, workspaceSlug: workspace?.slug ?? null };
   });
   return { token: toTokenInfo(listing), secret };
@@ -75,6 +77,7 @@ export async function revokeToken(context: OperationContext, principal: Principa
     await markRevoked(trx, input.id, context.now());
     // Its settings-area sessions end with it (docs/settings.md).
     await deleteSessionsOfToken(trx, input.id);
+    await recordAudit(trx, context, principal, { action: 'token.revoked', workspaceId: listing.token.workspace_id, object: { type: 'token', id: input.id } });
     const revoked = await findTokenListing(trx, input.id);
     if (!revoked) throw new Error(`token ${input.id} vanished while it was revoked`);
     return toTokenInfo(revoked);
