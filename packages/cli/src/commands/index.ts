@@ -1,4 +1,5 @@
 import type { AnyCommand } from '../command.js';
+import { auditLogCommand } from './audit-log/commands.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
@@ -32,6 +33,7 @@ const clientCommands: readonly AnyCommand[] = [
   pinpointsCommand,
   requestsCommand,
   tokensCommand,
+  auditLogCommand,
   openCommand,
 ];
 

@@ -1,3 +1,4 @@
+import { mayReadAuditLog } from '../../operations/audit-log.js';
 import type { FastifyInstance } from 'fastify';
 import { projectActivity } from '../../operations/activity.js';
 import { listProjectDeploys } from '../../operations/deploys.js';
@@ -17,7 +18,7 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   app.get('/settings', async (request, reply) => {
     const projects = await listProjects(context, tools.session(request).principal, {});
-    return sendPage(reply, 200, ProjectsPage({ frame: tools.frame(request), projects }));
+    return sendPage(reply, 200, ProjectsPage({ frame: tools.frame(request), projects, auditLog: mayReadAuditLog(tools.session(request).principal) }));
   });
 
   app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {

@@ -1,8 +1,10 @@
 import type { ProjectSummary } from '@svc/protocol/api';
 import { Cell, DataTable, Empty, Time } from './components.js';
+import { auditPath } from './audit-page.js';
 import { Shell, type PageFrame } from './layout.js';
 
-export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[] }) {
+/** `auditLog`: whether the session may read the workspaces' audit logs, so the page links them. */
+export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[]; auditLog: boolean }) {
   const byWorkspace = new Map<string, ProjectSummary[]>();
   for (const project of props.projects) byWorkspace.set(project.workspace, [...(byWorkspace.get(project.workspace) ?? []), project]);
   return (
@@ -24,7 +26,10 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
       ) : (
         [...byWorkspace].map(([workspace, projects]) => (
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
-            <h2 id={`ws-${workspace}`}>{workspace}</h2>
+            <div class="section-head">
+              <h2 id={`ws-${workspace}`}>{workspace}</h2>
+              {props.auditLog ? <a href={auditPath(workspace)}>Audit log</a> : null}
+            </div>
             <DataTable headers={['Project', 'Framework', 'Updated']}>
               {projects.map((project) => (
                 <tr key={project.project}>
