@@ -76,8 +76,9 @@ export async function applyConfig(context: OperationContext, principal: Principa
         keptForms: forms.filter((form) => applied.keptSlugs.includes(form.slug)).map((form) => toFormInfo(context, form)),
         prunedForms: [...applied.pruned],
       };
-      if (input.dryRun) throw new DryRunRollback(response);
+      // Written before a dry run rolls back, so the rollback takes the entry with the change.
       if (response.changed) await recordAudit(trx, context, principal, { action: 'config.pushed', workspaceId: workspace.id, projectId: project.id });
+      if (input.dryRun) throw new DryRunRollback(response);
       return response;
     });
     if (formsChanged) context.forms.invalidate();
