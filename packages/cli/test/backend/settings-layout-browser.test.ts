@@ -105,6 +105,7 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     pages.push(
       { name: 'projects', path: '/settings' },
       { name: 'tokens', path: '/settings/tokens' },
+      { name: 'audit', path: `/settings/${workspace}/audit` },
       { name: 'overview', path: base },
       { name: 'overview-empty', path: `/settings/${workspace}/landing-page-for-the-spring-campaign-with-a-rather-long-name` },
       { name: 'webhooks', path: `${base}/webhooks` },
