@@ -107,7 +107,7 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
 
     const session = new PageSession(cli.url);
     expect((await session.signIn(samToken)).status).toBe(303);
-  }, 240_000);
+  }, 300_000);
   afterAll(async () => {
     await store?.close();
     await receiver?.close();
@@ -163,7 +163,7 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     for (const secret of [...secrets, 'BLUEBIRD', email]) expect(rows).not.toContain(secret);
   });
 
-  it('writes nothing for a change that fails or is rolled back', { timeout: 120_000 }, async () => {
+  it('writes nothing for a change that fails or is rolled back', { timeout: 240_000 }, async () => {
     const before = (await readLog(['--workspace', workspace])).entries.length;
     // A dry run does all the work of a push, its audit entry included, then rolls it back.
     await writeFile(join(directory, 'service.json'), serviceJson(workspace, project, { forms: [{ slug: 'contact' }, { slug: 'quote' }], pinpoints: { production: true } }));
@@ -186,7 +186,7 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     expect((await readLog(['--workspace', workspace, '--action', 'config.pushed'])).entries).toHaveLength(2);
   });
 
-  it('is read by admin tokens and the workspace\'s tokens only', { timeout: 120_000 }, async () => {
+  it('is read by admin tokens and the workspace\'s tokens only', { timeout: 240_000 }, async () => {
     const other = (await svcOk(['tokens', 'create', '--name', 'other agency', '--workspace', 'other', '--json'])).json<{ secret: string }>().secret;
     // Another workspace's token: the workspace does not exist for it.
     const refused = await cli.svc(['audit-log', '--workspace', workspace, '--json'], { token: other });
@@ -215,7 +215,7 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     expect((await theirs.get(`/settings/${workspace}/audit`)).status).toBe(404);
   });
 
-  it('filters by project, action and time, and pages through every entry once', { timeout: 120_000 }, async () => {
+  it('filters by project, action and time, and pages through every entry once', { timeout: 240_000 }, async () => {
     await createProject(cli, workspace, 'blog', {}, samToken);
     const blog = await readLog(['--workspace', workspace, '--project', 'blog']);
     expect(blog.entries.map((entry) => entry.action)).toEqual(['project.created']);
@@ -259,7 +259,7 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     expect((await session.get(older!.replaceAll('&amp;', '&'))).status).toBe(200);
   });
 
-  it('answers bad filters and cursors with the documented errors', { timeout: 120_000 }, async () => {
+  it('answers bad filters and cursors with the documented errors', { timeout: 240_000 }, async () => {
     const failure = async (args: readonly string[], code: string, exit = 1) => {
       const result = await cli.svc(['audit-log', ...args, '--json']);
       expect(result.code, result.stdout).toBe(exit);
