@@ -121,23 +121,21 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     });
     closers.push(() => maintenance.stop());
 
-    const services: FormRouteServices = {
-      store,
-      metrics,
-      directory: new FormDirectory(store.db, options.formCacheTtlMs),
-      writer,
-      rateLimiter,
-      limits: options.limits,
-      defaultPolicy: options.rateLimit,
-      idempotencyWindowMs: options.idempotencyWindowMs,
-      formIp: options.formIp,
-      quota: new UploadQuota(store.db, options.uploadQuotaBytes),
-    };
+    const directory = new FormDirectory(store.db, options.formCacheTtlMs);
+    const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
+    const context = createOperationContext({ store, options, secrets: box, urls, forms: directory, logger });
+    const services: FormRouteServices = {
+      directory,
+      rateLimiter,
+      defaultPolicy: options.rateLimit,
+      limits: options.limits,
+      files: store.files,
+      submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now },
+    };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics })];
-    const context = createOperationContext({ store, options, secrets: box, urls, forms: services.directory, logger });
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
@@ -146,7 +144,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
-      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota: services.quota };
+      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota };
       plugins.push(
         hostingPlugin(context),
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),

@@ -1,5 +1,5 @@
 import { ServiceError } from '@svc/protocol';
-import type { Principal } from '../operations/context.js';
+import type { TokenPrincipal } from '../operations/context.js';
 import { findTokenByHash } from '../store/queries/tokens.js';
 import type { Db } from '../store/store.js';
 import type { LastUsedRecorder } from './last-used.js';
@@ -20,7 +20,7 @@ export class TokenAuthenticator {
     private readonly now: () => number,
   ) {}
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  async authenticate(authorization: string | undefined): Promise<TokenPrincipal> {
     if (authorization === undefined || authorization === '') {
       throw new ServiceError('unauthorized', 'no token: send it as `authorization: Bearer <token>`');
     }
@@ -32,7 +32,7 @@ export class TokenAuthenticator {
   }
 
   /** The same check for a token given as it is (the settings area's sign-in form). */
-  async authenticateToken(token: string): Promise<Principal> {
+  async authenticateToken(token: string): Promise<TokenPrincipal> {
     if (token.length === 0 || token.length > longestToken) throw new ServiceError('unauthorized', 'the token is unknown or revoked');
     const hash = hashToken(token);
     const row = await findTokenByHash(this.db, hash);
@@ -40,6 +40,6 @@ export class TokenAuthenticator {
       throw new ServiceError('unauthorized', 'the token is unknown or revoked');
     }
     this.lastUsed.touch(row.id, this.now(), row.last_used_at);
-    return { tokenId: row.id, workspaceId: row.workspace_id };
+    return { kind: 'token', tokenId: row.id, workspaceId: row.workspace_id, name: row.name };
   }
 }

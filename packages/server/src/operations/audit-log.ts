@@ -1,10 +1,11 @@
 import { auditPageSize, isAuditAction, ServiceError, type AuditAction, type AuditActorType } from '@svc/protocol';
 import type { AuditEntry } from '@svc/protocol/api';
 import { insertAuditEntry, listAuditEntries, type AuditLogRecord } from '../store/queries/audit-log.js';
-import { findProject } from '../store/queries/projects.js';
+import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
 import { findTokenListing } from '../store/queries/tokens.js';
 import type { Db } from '../store/store.js';
-import { isAdmin, type OperationContext, type Principal } from './context.js';
+import { isAdmin, isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
+import { canSee } from './rights.js';
 import { isoTime } from './iso-time.js';
 import { auditCursor } from './listing-cursor.js';
 import { workspaceInScope } from './scope.js';
@@ -25,12 +26,17 @@ export interface AuditChange {
 }
 
 /**
- * The one place a principal becomes an audit actor. A token is named by its `--name`;
- * a member (docs/members.md) will be named by their name.
+ * The one place a principal becomes an audit actor. A token is named by its `--name`; a
+ * person is the `member` of the workspace where they acted (their member id there), named
+ * by their name.
  */
-export async function auditActor(db: Db, principal: Principal): Promise<AuditActor> {
-  const listing = await findTokenListing(db, principal.tokenId);
-  return { type: 'token', id: principal.tokenId, name: listing?.token.name ?? principal.tokenId };
+export async function auditActor(db: Db, principal: Principal, workspaceId: string | null): Promise<AuditActor> {
+  if (isPerson(principal)) {
+    const membership = workspaceId === null ? undefined : membershipIn(principal, workspaceId);
+    return { type: 'member', id: membership?.memberId ?? principal.personId, name: principal.name };
+  }
+  const name = principal.name ?? (await findTokenListing(db, principal.tokenId))?.token.name ?? principal.tokenId;
+  return { type: 'token', id: principal.tokenId, name };
 }
 
 /** The service itself, acting on an inbound webhook (a git push, a deploy hook): `name` says which. */
@@ -43,7 +49,7 @@ export function systemActor(id: string, name: string): AuditActor {
  * so the entry exists exactly when the change does (docs/privacy.md, "The audit log").
  */
 export async function recordAudit(trx: Db, context: Pick<OperationContext, 'now'>, principal: Principal, change: AuditChange): Promise<void> {
-  await recordAuditAs(trx, context, await auditActor(trx, principal), principal.ip ?? null, change);
+  await recordAuditAs(trx, context, await auditActor(trx, principal, change.workspaceId), principal.ip ?? null, change);
 }
 
 /** The same with an actor that is not a principal (the system). */
@@ -63,16 +69,24 @@ export async function recordAuditAs(trx: Db, context: Pick<OperationContext, 'no
  * Who may read a workspace's audit log: admin tokens, the workspace's tokens and its owners
  * (docs/privacy.md). Others get `forbidden`; a workspace they cannot see is `not_found` before this.
  */
-export function requireAuditReader(principal: Principal): void {
-  if (!mayReadAuditLog(principal)) throw new ServiceError('forbidden', 'only admin tokens, the workspace\'s tokens and its owners can read the audit log');
+export function requireAuditReader(principal: Principal, workspaceId: string): void {
+  if (!mayReadAuditLog(principal, workspaceId)) throw new ServiceError('forbidden', 'only admin tokens, the workspace\'s tokens and its owners can read the audit log');
 }
 
-/** Whether the principal may read the audit log of the workspaces it sees; the pages ask this too, to offer it or not. */
-export function mayReadAuditLog(principal: Principal): boolean {
-  // Every principal is a token today, and a token that sees a workspace may read its log.
-  // A member whose role is `member` will answer false here (docs/members.md).
-  void principal;
-  return true;
+/** Whether the principal may read the workspace's audit log: a token that sees it, or an owner. */
+export function mayReadAuditLog(principal: Principal, workspaceId: string): boolean {
+  if (isPerson(principal)) return membershipIn(principal, workspaceId)?.role === 'owner';
+  return canSee(principal, workspaceId);
+}
+
+/** Of these workspace slugs, those whose audit log the principal may read (the projects page links them). */
+export async function readableAuditLogs(context: OperationContext, principal: Principal, slugs: readonly string[]): Promise<string[]> {
+  const readable: string[] = [];
+  for (const slug of new Set(slugs)) {
+    const workspace = await findWorkspaceBySlug(context.store.db, slug);
+    if (workspace && mayReadAuditLog(principal, workspace.id)) readable.push(slug);
+  }
+  return readable;
 }
 
 export interface ListAuditLogInput {
@@ -126,8 +140,9 @@ export async function listAuditLog(context: OperationContext, principal: Princip
 
   let workspaceId: string | undefined;
   if (input.workspace !== undefined) workspaceId = (await workspaceInScope(db, principal, input.workspace)).id;
+  else if (isPerson(principal)) throw invalid('workspace', 'is required: name the workspace whose log to read');
   else if (!isAdmin(principal)) workspaceId = principal.workspaceId ?? undefined;
-  requireAuditReader(principal);
+  if (workspaceId !== undefined) requireAuditReader(principal, workspaceId);
 
   let projectId: string | undefined;
   if (input.project !== undefined) {

@@ -14,11 +14,11 @@ import {
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import { insertEvent } from '../store/queries/submission-changes.js';
-import { findTokenListing } from '../store/queries/tokens.js';
 import type { DeployRow, ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
+import { actingName } from './rights.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { environmentNames } from './config-plan.js';
@@ -58,7 +58,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
       file_count: input.files.length,
       total_bytes: bytes,
       error: null,
-      created_by: (await findTokenListing(trx, principal.tokenId))?.token.name ?? null,
+      created_by: await actingName(trx, principal),
       created_at: now,
       touched_at: now,
       finished_at: null,

@@ -6,6 +6,7 @@ import type { ProjectRow } from '../store/schema.js';
 import { applyPlan } from './apply-plan.js';
 import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
+import { canSee, visibleWorkspaceIds } from './rights.js';
 import { toFormInfo } from './form-info.js';
 import { isoTime } from './iso-time.js';
 import { projectDocument } from './project-config.js';
@@ -25,8 +26,8 @@ export function toProjectSummary(workspaceSlug: string, project: ProjectRow): Pr
 /** The projects the principal can see, in one workspace when `workspace` is given. */
 export async function listProjects(context: OperationContext, principal: Principal, input: { workspace?: string | undefined }): Promise<ProjectSummary[]> {
   const db = context.store.db;
-  const workspaceId = input.workspace === undefined ? principal.workspaceId : (await workspaceInScope(db, principal, input.workspace)).id;
-  const rows = await queryProjects(db, workspaceId);
+  const workspaceIds = input.workspace === undefined ? visibleWorkspaceIds(principal) : [(await workspaceInScope(db, principal, input.workspace)).id];
+  const rows = await queryProjects(db, workspaceIds);
   return rows.map(({ project, workspaceSlug }) => toProjectSummary(workspaceSlug, project));
 }
 
@@ -43,7 +44,7 @@ export async function createProject(context: OperationContext, principal: Princi
   try {
     const result = await context.store.transaction(async (trx) => {
       let workspace = await findWorkspaceBySlug(trx, config.workspace);
-      const visible = workspace !== undefined && (isAdmin(principal) || principal.workspaceId === workspace.id);
+      const visible = workspace !== undefined && canSee(principal, workspace.id);
       if (!visible && !isAdmin(principal)) throw new ServiceError('not_found', `no workspace "${config.workspace}"`);
       const workspaceCreated = workspace === undefined;
       workspace ??= await ensureWorkspace(trx, config.workspace, now);

@@ -3,13 +3,13 @@ import type { RequestCounts, RequestInfo, RequestStatus as ListedStatus } from '
 import { hashesEqual, hashToken } from '../auth/token-secrets.js';
 import { newId, randomToken } from '../ids.js';
 import type { VisitorRequest } from '../pinpoints/request-body.js';
-import { findTokenListing } from '../store/queries/tokens.js';
 import { countRequests, findRequest, insertReply, insertRequest, listRequests, repliesTo, setRequestStatus } from '../store/queries/requests.js';
 import { insertEvent } from '../store/queries/submission-changes.js';
 import type { RequestReplyRow, RequestRow, RequestStatus } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
+import { actingName } from './rights.js';
 import { isoTime } from './iso-time.js';
 import { requestCursor } from './listing-cursor.js';
 import type { ProjectInput } from './project-config.js';
@@ -153,7 +153,7 @@ export async function replyToRequest(context: OperationContext, principal: Princ
   const row = await context.store.transaction(async (trx) => {
     const found = await requestInScope(trx, principal, input);
     if (found.row.status === 'spam') throw new ServiceError('conflict', `request ${found.row.id} is spam; replies go to requests in the inbox`);
-    const author = (await findTokenListing(trx, principal.tokenId))?.token.name ?? 'unknown';
+    const author = await actingName(trx, principal);
     const now = context.now();
     const reply: RequestReplyRow = { id: newId('rpl', now), request_id: found.row.id, author, message, created_at: now };
     await insertReply(trx, reply);

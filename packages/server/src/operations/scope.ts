@@ -5,6 +5,7 @@ import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
 import type { DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import type { Principal } from './context.js';
+import { canSee } from './rights.js';
 
 export interface ProjectInScope {
   readonly workspace: WorkspaceRow;
@@ -34,6 +35,4 @@ export async function deployInScope(db: Db, principal: Principal, input: { works
   return { ...scope, row };
 }
 
-export function canSee(principal: Principal, workspaceId: string): boolean {
-  return principal.workspaceId === null || principal.workspaceId === workspaceId;
-}
+export { canSee } from './rights.js';

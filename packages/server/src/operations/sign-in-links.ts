@@ -2,6 +2,7 @@ import { randomToken } from '../ids.js';
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { findUsableSignInLink, insertSignInLink, spendSignInLink } from '../store/queries/sessions.js';
 import type { OperationContext, Principal } from './context.js';
+import { requireToken } from './rights.js';
 
 /** A sign-in link made by `svc open` works once, for 5 minutes (docs/settings.md). */
 export const signInLinkLifetimeMs = 5 * 60 * 1000;
@@ -16,7 +17,7 @@ export async function createSignInLink(context: OperationContext, principal: Pri
   const secret = randomToken(256);
   const now = context.now();
   const expiresAt = now + signInLinkLifetimeMs;
-  await insertSignInLink(context.store.db, { idHash: hashSecret(secret), tokenId: principal.tokenId, now, expiresAt });
+  await insertSignInLink(context.store.db, { idHash: hashSecret(secret), tokenId: requireToken(principal).tokenId, now, expiresAt });
   return { url: `${context.urls.baseUrl}/login/link/${secret}`, expiresAt: new Date(expiresAt).toISOString() };
 }
 

@@ -6,6 +6,7 @@ import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
 import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
+import { requireToken } from './rights.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 
 function toTokenInfo({ token, workspaceSlug }: TokenListing): TokenInfo {
@@ -26,7 +27,7 @@ function requireAdmin(principal: Principal): void {
 
 /** The token making the request: what `svc login` shows. */
 export async function whoami(context: OperationContext, principal: Principal): Promise<WhoamiResponse['token']> {
-  const listing = await findTokenListing(context.store.db, principal.tokenId);
+  const listing = await findTokenListing(context.store.db, requireToken(principal).tokenId);
   if (!listing) throw new ServiceError('unauthorized', 'the token was revoked or deleted');
   return { id: listing.token.id, name: listing.token.name, workspace: listing.workspaceSlug, admin: listing.token.workspace_id === null };
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { LastUsedRecorder } from '../auth/last-used.js';
 import { TokenAuthenticator } from '../auth/token-authenticator.js';
-import type { OperationContext } from '../operations/context.js';
+import { isAdmin, type OperationContext } from '../operations/context.js';
 import type { RoutePlugin } from '../http/app.js';
 import { setRetryAfter } from '../http/error-replies.js';
 import { refuseUnstorableInput } from '../http/storable-input.js';
@@ -48,7 +48,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
       cssPath: assets.css.path,
       jsPath: assets.js.path,
       now: context.now(),
-      ...(request.session ? { csrfToken: request.session.csrfToken, admin: request.session.principal.workspaceId === null } : {}),
+      ...(request.session ? { csrfToken: request.session.csrfToken, admin: isAdmin(request.session.principal) } : {}),
     }),
     session: (request) => {
       if (!request.session) throw new ServiceError('unauthorized', 'sign in first');

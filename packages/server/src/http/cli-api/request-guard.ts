@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { authFailuresName, type FailedAuthentications } from '../../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../../auth/token-authenticator.js';
+import type { TokenPrincipal } from '../../operations/context.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../../ratelimit/policy.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
@@ -23,14 +24,16 @@ export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: Rat
       void reply.headers(rateLimitHeaders(allowed, authFailuresName));
       throw failures.refusal(allowed);
     }
+    let principal: TokenPrincipal;
     try {
-      request.principal = { ...(await authenticator.authenticate(request.headers.authorization)), ip: request.clientAddress };
+      principal = { ...(await authenticator.authenticate(request.headers.authorization)), ip: request.clientAddress };
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.clientAddress);
       void reply.header('www-authenticate', 'Bearer realm="svc"');
       throw error;
     }
-    const decision = await rateLimiter.consume(policy, request.principal.tokenId, cliPolicyName);
+    request.principal = principal;
+    const decision = await rateLimiter.consume(policy, principal.tokenId, cliPolicyName);
     void reply.headers(rateLimitHeaders(decision, cliPolicyName));
     if (!decision.allowed) {
       throw new ServiceError(

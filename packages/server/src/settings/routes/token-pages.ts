@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
+import { isPerson } from '../../operations/context.js';
 import { createToken, listTokens, revokeToken } from '../../operations/tokens.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
@@ -38,6 +39,6 @@ export function tokenPages(app: FastifyInstance, tools: SettingsRequestTools): v
       if (!(error instanceof ServiceError) || error.code !== 'conflict') throw error;
       return show(request, reply, 409, { error: error.message });
     }
-    return redirectTo(reply, request.params.id === principal.tokenId ? '/login' : '/settings/tokens?done=revoked');
+    return redirectTo(reply, !isPerson(principal) && request.params.id === principal.tokenId ? '/login' : '/settings/tokens?done=revoked');
   });
 }

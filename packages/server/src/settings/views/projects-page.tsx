@@ -3,8 +3,8 @@ import { Cell, DataTable, Empty, Time } from './components.js';
 import { auditPath } from './audit-page.js';
 import { Shell, type PageFrame } from './layout.js';
 
-/** `auditLog`: whether the session may read the workspaces' audit logs, so the page links them. */
-export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[]; auditLog: boolean }) {
+/** `auditLogs`: the workspaces whose audit log the session may read, so the page links them. */
+export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[]; auditLogs: readonly string[] }) {
   const byWorkspace = new Map<string, ProjectSummary[]>();
   for (const project of props.projects) byWorkspace.set(project.workspace, [...(byWorkspace.get(project.workspace) ?? []), project]);
   return (
@@ -28,7 +28,7 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
             <div class="section-head">
               <h2 id={`ws-${workspace}`}>{workspace}</h2>
-              {props.auditLog ? <a href={auditPath(workspace)}>Audit log</a> : null}
+              {props.auditLogs.includes(workspace) ? <a href={auditPath(workspace)}>Audit log</a> : null}
             </div>
             <DataTable headers={['Project', 'Framework', 'Updated']}>
               {projects.map((project) => (

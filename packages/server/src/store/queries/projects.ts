@@ -54,7 +54,8 @@ export interface ProjectListing {
 }
 
 /** Projects ordered by workspace slug then name; only `workspaceId`'s when given. */
-export async function listProjects(db: Db, workspaceId: string | null): Promise<ProjectListing[]> {
+/** The projects of these workspaces (null: of every workspace). */
+export async function listProjects(db: Db, workspaceIds: readonly string[] | null): Promise<ProjectListing[]> {
   let query = db
     .selectFrom('projects')
     .innerJoin('workspaces', 'workspaces.id', 'projects.workspace_id')
@@ -62,7 +63,10 @@ export async function listProjects(db: Db, workspaceId: string | null): Promise<
     .select('workspaces.slug as workspace_slug')
     .orderBy('workspaces.slug')
     .orderBy('projects.name');
-  if (workspaceId !== null) query = query.where('projects.workspace_id', '=', workspaceId);
+  if (workspaceIds !== null) {
+    if (workspaceIds.length === 0) return [];
+    query = query.where('projects.workspace_id', 'in', workspaceIds);
+  }
   const rows = await query.execute();
   return rows.map(({ workspace_slug, ...project }) => ({ project, workspaceSlug: workspace_slug }));
 }
