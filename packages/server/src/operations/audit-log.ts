@@ -2,10 +2,9 @@ import { auditPageSize, isAuditAction, ServiceError, type AuditAction, type Audi
 import type { AuditEntry } from '@svc/protocol/api';
 import { insertAuditEntry, listAuditEntries, type AuditLogRecord } from '../store/queries/audit-log.js';
 import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
-import { findTokenListing } from '../store/queries/tokens.js';
 import type { Db } from '../store/store.js';
 import { isAdmin, isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
-import { canSee } from './rights.js';
+import { actingName, canSee } from './rights.js';
 import { isoTime } from './iso-time.js';
 import { auditCursor } from './listing-cursor.js';
 import { workspaceInScope } from './scope.js';
@@ -35,8 +34,8 @@ export async function auditActor(db: Db, principal: Principal, workspaceId: stri
     const membership = workspaceId === null ? undefined : membershipIn(principal, workspaceId);
     return { type: 'member', id: membership?.memberId ?? principal.personId, name: principal.name };
   }
-  const name = principal.name ?? (await findTokenListing(db, principal.tokenId))?.token.name ?? principal.tokenId;
-  return { type: 'token', id: principal.tokenId, name };
+  // The same name a reply or a deploy of this token shows.
+  return { type: 'token', id: principal.tokenId, name: await actingName(db, principal) };
 }
 
 /** The service itself, acting on an inbound webhook (a git push, a deploy hook): `name` says which. */
