@@ -236,6 +236,13 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     } while (cursor !== null);
     expect(paged).toEqual(all);
 
+    // For people: a table, and how to get the next page on stderr.
+    const human = await cli.svc(['audit-log', '--workspace', workspace, '--limit', '2']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/AT +ACTOR +ACTION +WHERE +OBJECT +IP/);
+    expect(human.stdout).toContain('Sam Okafor (laptop) (token)');
+    expect(human.stderr).toContain('More: svc audit-log --cursor ');
+
     // The page filters and pages the same way.
     const session = new PageSession(cli.url);
     await session.signIn(samToken);
