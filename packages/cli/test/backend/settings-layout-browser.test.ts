@@ -228,7 +228,7 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     }
   });
 
-  it('has no serious or critical accessibility violation on any of these pages', async () => {
+  it('has no serious or critical accessibility violation on any of these pages', { timeout: 120_000 }, async () => {
     // bypassCSP only so that axe-core can be injected.
     const { context, page } = await signedIn(390, { bypassCSP: true });
     try {
