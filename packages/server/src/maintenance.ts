@@ -6,7 +6,15 @@ import { removeOldAuditEntries } from './store/queries/audit-log.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
-import { formsWithRetention, removeDeliveredEvents, removeFinishedDeliveries, removeOldSpamRequests, removeOldSubmissions } from './store/queries/retention.js';
+import {
+  formsWithRetention,
+  projectsWithRequestRetention,
+  removeDeliveredEvents,
+  removeFinishedDeliveries,
+  removeOldRequests,
+  removeOldSpamRequests,
+  removeOldSubmissions,
+} from './store/queries/retention.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
 import type { Store } from './store/store.js';
 
@@ -41,8 +49,9 @@ const batchesPerRun = 40;
  * Periodic clean-up, in every process (every removal is idempotent) and never on the
  * request path: idempotency keys past their window, expired rate-limit snapshots, dead
  * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
- * deliveries and their events, old spam (submissions and Pinpoints requests), old audit log entries, and
- * submissions past their form's retention, in small batches, each its own transaction;
+ * deliveries and their events, old spam (submissions and Pinpoints requests), old audit
+ * log entries, submissions past their form's retention and requests past their project's,
+ * in small batches, each its own transaction;
  * then the sweep of stored contents nothing holds.
  */
 export function startMaintenance(store: Store, options: MaintenanceOptions): { stop(): Promise<void>; runOnce(): Promise<void> } {
@@ -61,6 +70,9 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await removeInBatches('audit', (db) => removeOldAuditEntries(db, now - options.retentionAuditMs, batchRows));
     for (const form of await formsWithRetention(store.db)) {
       await removeWithFiles('submissions', (db) => removeOldSubmissions(db, { formId: form.id }, now - form.retention_seconds * 1000, batchRows));
+    }
+    for (const project of await projectsWithRequestRetention(store.db)) {
+      await removeWithFiles('requests', (db) => removeOldRequests(db, project.id, now - project.request_retention_seconds * 1000, batchRows));
     }
     const swept = await sweepContents(store, now - options.sweepGraceMs);
     if (swept > 0) options.metrics?.retentionRemoved.inc({ kind: 'files' }, swept);

@@ -135,7 +135,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now },
     };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
-    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics })];
+    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);

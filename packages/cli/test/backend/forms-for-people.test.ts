@@ -324,9 +324,9 @@ describe.runIf(backend.available)(`forms for people on ${backend.name}`, () => {
       await receiver.waitFor(1, (request) => request.body.toString().includes(ids[1]!));
 
       const erased = await svc(['submissions', 'erase', '--email', address.toLowerCase(), '--json']);
-      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id): unknown => expect.objectContaining({ id }))) });
+      expect(erased.json()).toEqual({ ok: true, email: address.toLowerCase(), erased: 2, submissions: expect.arrayContaining(ids.map((id): unknown => expect.objectContaining({ id }))), erasedRequests: 0, requests: [] });
       const again = await svc(['submissions', 'erase', '--email', address]);
-      expect(again.stdout).toBe(`No submission of this project holds ${address}.\n`);
+      expect(again.stdout).toBe(`No submission or request of this project holds ${address}.\n`);
       expect((await svc(['submissions', 'show', (kept.body as { id: string }).id])).code).toBe(0);
       await receiver.waitFor(2, (request) => request.eventType === 'form.submission.deleted' && ids.some((id) => request.body.toString().includes(id)));
 

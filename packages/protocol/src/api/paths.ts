@@ -36,6 +36,7 @@ export const cliPaths = {
   resendDelivery: (workspace: string, project: string, id: string) => `${cliPaths.deliveries(workspace, project)}/${segment(id)}/resend`,
   pinpoints: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/pinpoints`,
   requests: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/requests`,
+  requestSettings: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/requests-settings`,
   request: (workspace: string, project: string, id: string) => `${cliPaths.requests(workspace, project)}/${segment(id)}`,
   requestReplies: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/replies`,
   resolveRequest: (workspace: string, project: string, id: string) => `${cliPaths.request(workspace, project, id)}/resolve`,

@@ -96,3 +96,18 @@ export type PinpointsResponse = Static<typeof PinpointsResponse>;
 
 export const RequestCounts = Type.Object({ open: Type.Integer(), resolved: Type.Integer(), spam: Type.Integer() }, { additionalProperties: false });
 export type RequestCounts = Static<typeof RequestCounts>;
+
+/** `DELETE …/requests/:id` (`svc requests delete`): the request, its replies, its screenshot and every copy its events kept. */
+export const DeleteRequestResponse = Type.Object({ ok: Ok, deleted: Type.Object({ id: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false });
+export type DeleteRequestResponse = Static<typeof DeleteRequestResponse>;
+
+/** The project's requests inbox settings (`svc requests set`): how long requests are kept; null until deleted. */
+export const RequestSettings = Type.Object({ retentionSeconds: Type.Union([Type.Integer(), Type.Null()]) }, { additionalProperties: false });
+export type RequestSettings = Static<typeof RequestSettings>;
+
+/** `PATCH …/requests-settings`: what is left out keeps its value. */
+export const RequestSettingsRequest = Type.Object({ retentionSeconds: Type.Optional(Type.Union([Type.Integer(), Type.Null()])) }, { additionalProperties: false });
+export type RequestSettingsRequest = Static<typeof RequestSettingsRequest>;
+
+export const RequestSettingsResponse = Type.Object({ ok: Ok, settings: RequestSettings, changed: Type.Boolean() }, { additionalProperties: false });
+export type RequestSettingsResponse = Static<typeof RequestSettingsResponse>;

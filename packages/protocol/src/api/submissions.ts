@@ -123,8 +123,12 @@ export const EraseSubmissionsResponse = Type.Object(
   {
     ok: Ok,
     email: Type.String(),
+    /** How many submissions were erased. */
     erased: Type.Integer({ minimum: 0 }),
     submissions: Type.Array(Type.Object({ id: Type.String(), form: Type.String() }, { additionalProperties: false })),
+    /** How many Pinpoints requests were erased: those the address sent (their email) or that mention it. */
+    erasedRequests: Type.Integer({ minimum: 0 }),
+    requests: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

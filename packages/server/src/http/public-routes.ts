@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { eventJsonSchema, eventTypes, isEventType } from '@svc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { unavailableRetryAfterSeconds, type DependencyHealth } from '../health/dependency-health.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -8,9 +9,11 @@ export interface PublicRouteServices {
   /** What the health monitor and the request path last found about each dependency. */
   readonly health: DependencyHealth;
   readonly metrics: Metrics;
+  /** The public addresses, known once the server listens: the schemas' `$id`s name the base URL. */
+  readonly urls: { readonly baseUrl: string };
 }
 
-/** `GET /healthz`, `GET /metrics` and `GET /schema/service.json`. */
+/** `GET /healthz`, `GET /metrics`, `GET /schema/service.json` and `GET /schema/events/{type}.json`. */
 // The schema file itself: importing @svc/config would load its validator, which the server
 // needs only when a configuration is applied.
 const schemaPath = createRequire(import.meta.url).resolve('@svc/config/schema.json');
@@ -25,6 +28,25 @@ export async function publicRoutes(app: FastifyInstance, services: PublicRouteSe
       .header('access-control-allow-origin', '*')
       .send(schema),
   );
+
+  // One JSON Schema per event type, made from the event catalog the payloads are typed by (docs/webhooks.md).
+  const eventSchemas = new Map<string, string>();
+  app.get<{ Params: { file: string } }>('/schema/events/:file', (request, reply) => {
+    const type = request.params.file.endsWith('.json') ? request.params.file.slice(0, -'.json'.length) : '';
+    if (!isEventType(type)) {
+      return reply.code(404).send({ ok: false, error: 'not_found', message: `no event type "${type || request.params.file}"; the types are ${eventTypes.join(', ')}` });
+    }
+    let text = eventSchemas.get(type);
+    if (text === undefined) {
+      text = JSON.stringify(eventJsonSchema(type, `${services.urls.baseUrl}/schema/events/${type}.json`), null, 2);
+      if (services.urls.baseUrl !== '') eventSchemas.set(type, text);
+    }
+    return reply
+      .header('content-type', 'application/schema+json; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('access-control-allow-origin', '*')
+      .send(text);
+  });
 
   // Answered from what the monitor last found (it probes every second, each probe bounded),
   // so it never waits on a dependency: 503 exactly when a submission cannot be stored now.

@@ -10,6 +10,7 @@ const project: ProjectRow = {
   environments: JSON.stringify({ development: { branch: 'dev' }, production: { branch: 'main' } }),
   pinpoints: JSON.stringify({ storeIp: false, redact: ['.x'], production: true }),
   widget_key: null,
+  request_retention_seconds: null,
   auto: JSON.stringify({ timeout: 900 }),
   created_at: 0,
   updated_at: 0,

@@ -1,4 +1,4 @@
-import { ServiceError, type DeployData, type DeployInfo as EventDeploy } from '@svc/protocol';
+import { ServiceError, type DeployInfo as EventDeploy, type EventDataMap } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { newDeployId, newId } from '../ids.js';
 import {
@@ -198,7 +198,8 @@ async function switchLive(
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
 }
 
-async function emit(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: string, data: DeployData, now: number): Promise<void> {
+/** Writes a `deploy.*` event; its `data` is typed by the event catalog (@svc/protocol). */
+async function emit<T extends `deploy.${string}` & keyof EventDataMap>(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: T, data: EventDataMap[T], now: number): Promise<void> {
   const id = newId('evt', now);
   const payload = JSON.stringify({ id, type, createdAt: isoTime(now), workspace: scope.workspace.slug, project: scope.project.name, data });
   await insertEvent(trx, { id, projectId: scope.project.id, type, payload, now });

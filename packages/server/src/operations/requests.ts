@@ -1,4 +1,4 @@
-import { ServiceError, type RequestData, type RequestInfo as EventRequest } from '@svc/protocol';
+import { ServiceError, type EventDataMap, type RequestInfo as EventRequest } from '@svc/protocol';
 import type { RequestCounts, RequestInfo, RequestStatus as ListedStatus } from '@svc/protocol/api';
 import { hashesEqual, hashToken } from '../auth/token-secrets.js';
 import { newId, randomToken } from '../ids.js';
@@ -217,7 +217,8 @@ async function withReplies(db: Db, row: RequestRow): Promise<RequestInfo> {
   return requestInfo(row, (await repliesTo(db, [row.id])).get(row.id) ?? []);
 }
 
-async function emit(trx: Db, project: WidgetProject, type: string, data: RequestData, now: number): Promise<void> {
+/** Writes a `request.*` event; its `data` is typed by the event catalog (@svc/protocol). */
+async function emit<T extends `request.${string}` & keyof EventDataMap>(trx: Db, project: WidgetProject, type: T, data: EventDataMap[T], now: number): Promise<void> {
   const id = newId('evt', now);
   const payload = JSON.stringify({ id, type, createdAt: isoTime(now), workspace: project.workspaceSlug, project: project.projectName, data });
   await insertEvent(trx, { id, projectId: project.projectId, type, payload, now });

@@ -9,6 +9,7 @@ import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
+import { eraseRequestsMentioning } from './request-erasure.js';
 import { releaseContents } from './stored-contents.js';
 import { eraseSubmissionRecord, fileHashes } from './submission-erasure.js';
 import { toSubmissionInfo } from './submission-info.js';
@@ -83,13 +84,15 @@ export async function deleteSubmission(context: OperationContext, principal: Pri
 /**
  * `svc submissions erase --email ADDRESS` (docs/privacy.md): every submission of the project
  * with a field value that contains the address (case aside) is deleted as `delete` does,
- * one transaction each, so a failure part-way leaves each submission whole or gone.
+ * and so is every Pinpoints request the address sent or that mentions it
+ * (`svc requests delete`), one transaction each, so a failure part-way leaves each record
+ * whole or gone.
  */
 export async function eraseSubmissionsByEmail(
   context: OperationContext,
   principal: Principal,
   input: ProjectInput & { email: string },
-): Promise<{ email: string; erased: number; submissions: { id: string; form: string }[] }> {
+): Promise<{ email: string; erased: number; submissions: { id: string; form: string }[]; erasedRequests: number; requests: { id: string }[] }> {
   const email = input.email.trim();
   if (email.length < 3 || email.length > 254 || !email.includes('@') || /\s/.test(email)) {
     throw new ServiceError('validation_failed', 'email must be an email address', { errors: { email: 'must be an email address' } });
@@ -106,8 +109,9 @@ export async function eraseSubmissionsByEmail(
       if (!(error instanceof ServiceError && error.code === 'not_found')) throw error;
     }
   }
-  if (erased.length > 0) await context.store.scrubDeleted();
-  return { email, erased: erased.length, submissions: erased };
+  const requests = await eraseRequestsMentioning(context, principal, { ...input, email });
+  if (erased.length > 0 || requests.length > 0) await context.store.scrubDeleted();
+  return { email, erased: erased.length, submissions: erased, erasedRequests: requests.length, requests };
 }
 
 /** Whether a field value (strings, lists, objects) contains `needle`, which is lower case. */

@@ -49,6 +49,8 @@ export interface ProjectsTable {
   auto: string;
   /** The public Pinpoints widget key (`pk_…`); null until first needed for older projects. */
   widget_key: Generated<string | null>;
+  /** Requests older than this are removed by the retention job; null keeps them until deleted. */
+  request_retention_seconds: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

@@ -22,11 +22,11 @@ function sampleData<T extends EventType>(type: T, now: number, createdAt: string
     'deploy.started': () => deploy(now, createdAt, null),
     'deploy.succeeded': () => deploy(now, createdAt, 'https://site.example.com'),
     'deploy.failed': () => deploy(now, createdAt, null),
-    'deploy.promoted': () => deploy(now, createdAt, 'https://site.example.com'),
-    'request.created': () => request(now, createdAt, false),
-    'request.replied': () => request(now, createdAt, true),
-    'request.resolved': () => request(now, createdAt, false),
-    'request.reopened': () => request(now, createdAt, false),
+    'deploy.promoted': () => ({ ...deploy(now, createdAt, 'https://site.example.com'), promotion: { environment: 'production', previous: null } }),
+    'request.created': () => request(now, createdAt),
+    'request.replied': () => ({ ...request(now, createdAt), reply: { id: newId('rpl', now), author: 'svc webhooks test', message: 'Thanks, this is a test reply.', createdAt } }),
+    'request.resolved': () => request(now, createdAt),
+    'request.reopened': () => request(now, createdAt),
   };
   return data[type]();
 }
@@ -64,7 +64,7 @@ function deploy(now: number, createdAt: string, url: string | null): EventDataMa
   };
 }
 
-function request(now: number, createdAt: string, replied: boolean): EventDataMap['request.created'] {
+function request(now: number, createdAt: string): EventDataMap['request.created'] {
   return {
     request: {
       id: newId('req', now),
@@ -81,6 +81,5 @@ function request(now: number, createdAt: string, replied: boolean): EventDataMap
       screenshotError: null,
       createdAt,
     },
-    ...(replied ? { reply: { id: newId('rpl', now), author: 'svc webhooks test', message: 'Thanks, this is a test reply.', createdAt } } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { requestPageSize } from '@svc/protocol';
 import { defineCommand, defineGroup } from '../../command.js';
-import { projectFlags } from '../../common-options.js';
+import { projectFlags, yesFlag } from '../../common-options.js';
 
 export const requestsList = defineCommand({
   name: 'list',
@@ -73,8 +73,32 @@ export const requestsScreenshot = defineCommand({
   run: async (context): Promise<number> => (await import('./run.js')).screenshot(context),
 });
 
+export const requestsDelete = defineCommand({
+  name: 'delete',
+  summary: 'delete a request, its replies, its screenshot and every copy its events kept',
+  description:
+    'Delete a request for good: its comment, reporter, replies and screenshot (unless something else holds the same contents), and the copies its webhook events kept (their payloads become a tombstone, pending deliveries of them are cancelled, kept receiver answers are dropped). No event is sent. Asks first on a terminal, unless --yes. `svc submissions erase --email` deletes the requests of one person the same way.',
+  arguments: requestId,
+  flags: { ...yesFlag, ...projectFlags },
+  examples: ['svc requests delete req_…', 'svc requests delete req_… --yes --json'],
+  run: async (context): Promise<number> => (await import('./run.js')).remove(context),
+});
+
+export const requestsSet = defineCommand({
+  name: 'set',
+  summary: "show or change the requests inbox's settings: how long requests are kept",
+  description:
+    "Without flags, print the settings. --retention removes the project's requests (open, resolved and spam) older than a duration (90d, 12h; at least 1m), with their replies and screenshots, in the background; `none` keeps them until deleted (the default). Spam requests go after `svc serve --retention-spam` whatever this says.",
+  flags: {
+    retention: { flag: '--retention <duration>', description: 'remove requests older than this, e.g. 90d, or none to keep them' },
+    ...projectFlags,
+  },
+  examples: ['svc requests set', 'svc requests set --retention 180d', 'svc requests set --retention none --json'],
+  run: async (context): Promise<number> => (await import('./run.js')).set(context),
+});
+
 export const requestsCommand = defineGroup({
   name: 'requests',
-  summary: 'the Pinpoints requests inbox: list, show, reply, resolve, reopen, screenshot',
-  commands: [requestsList, requestsShow, requestsReply, requestsResolve, requestsReopen, requestsScreenshot],
+  summary: 'the Pinpoints requests inbox: list, show, reply, resolve, reopen, screenshot, delete, set',
+  commands: [requestsList, requestsShow, requestsReply, requestsResolve, requestsReopen, requestsScreenshot, requestsDelete, requestsSet],
 });

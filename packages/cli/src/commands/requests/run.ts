@@ -4,13 +4,15 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { cliPaths, requestPageSize, ServiceError } from '@svc/protocol';
-import { ListRequestsResponse, RequestChangeResponse, RequestResponse, type RequestInfo } from '@svc/protocol/api';
+import { cliPaths, formatDurationSeconds, parseDuration, requestPageSize, ServiceError } from '@svc/protocol';
+import { DeleteRequestResponse, ListRequestsResponse, RequestChangeResponse, RequestResponse, RequestSettingsResponse, type RequestInfo } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { printable } from '../../format/printable.js';
+import { canPrompt } from '../../io.js';
 import { parsePageLimit } from '../../page-limit.js';
+import { Prompter } from '../../prompts.js';
 import { callProject, openProject } from '../../server-call.js';
-import type { requestsList, requestsReopen, requestsReply, requestsResolve, requestsScreenshot, requestsShow } from './commands.js';
+import type { requestsDelete, requestsList, requestsReopen, requestsReply, requestsResolve, requestsScreenshot, requestsSet, requestsShow } from './commands.js';
 
 const commentWidth = 60;
 
@@ -99,6 +101,48 @@ export async function screenshot(context: ContextOf<typeof requestsScreenshot>):
   }
   out.result({ ok: true, request: id, path, size }, () => `Wrote the screenshot of ${id} to ${printable(path)} (${size} bytes).`);
   return 0;
+}
+
+/** `svc requests delete`: asks first on a terminal. */
+export async function remove(context: ContextOf<typeof requestsDelete>): Promise<number> {
+  const { options, io } = context;
+  if (canPrompt(io, options.yes || options.json)) {
+    const sure = await new Prompter(io).confirm(`Delete request ${context.args.id} with its replies and screenshot? This cannot be undone.`);
+    if (!sure) throw new ServiceError('cancelled', 'cancelled; nothing was deleted');
+  }
+  return callProject(
+    context,
+    ({ api, ref }) => api.delete(cliPaths.request(ref.workspace, ref.project, context.args.id), DeleteRequestResponse),
+    ({ deleted }) => `Deleted request ${deleted.id}, with its replies, its screenshot and every copy its events kept.`,
+  );
+}
+
+/** `svc requests set`: prints the settings, or changes those given. */
+export async function set(context: ContextOf<typeof requestsSet>): Promise<number> {
+  const { options } = context;
+  const retention = options.retention === undefined ? undefined : parseRetention(options.retention);
+  return callProject(
+    context,
+    ({ api, ref }) =>
+      retention === undefined
+        ? api.get(cliPaths.requestSettings(ref.workspace, ref.project), RequestSettingsResponse)
+        : api.patch(cliPaths.requestSettings(ref.workspace, ref.project), { retentionSeconds: retention }, RequestSettingsResponse),
+    (result) => {
+      const kept = result.settings.retentionSeconds === null ? 'kept until deleted' : `removed ${formatDurationSeconds(result.settings.retentionSeconds)} after they arrive`;
+      const lead = retention === undefined ? '' : result.changed ? 'Updated the requests inbox.\n' : 'Unchanged.\n';
+      return `${lead}retention: requests are ${kept}`;
+    },
+  );
+}
+
+/** `none` → null; else a duration (`90d`) in seconds, with the parser of `svc serve`'s durations. */
+function parseRetention(text: string): number | null {
+  if (text.trim().toLowerCase() === 'none') return null;
+  try {
+    return Math.round(parseDuration(text.trim()) / 1000);
+  } catch (error) {
+    throw new ServiceError('usage', `--retention: ${(error as Error).message}`);
+  }
 }
 
 function describeRequest(request: RequestInfo): string {

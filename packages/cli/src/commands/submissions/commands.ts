@@ -95,8 +95,8 @@ export const submissionsDelete = defineCommand({
 
 export const submissionsErase = defineCommand({
   name: 'erase',
-  summary: 'erase every submission of the project that holds an email address',
-  description: `Erase one person's data: every submission of the project (all forms, inbox and spam) with a field value that contains the address, case aside, is deleted exactly as \`svc submissions delete\` does (files, idempotency key, every copy its events kept; form.submission.deleted is sent for each). Prints how many. Asks first on a terminal, unless --yes.`,
+  summary: 'erase every submission and Pinpoints request of the project that holds an email address',
+  description: `Erase one person's data: every submission of the project (all forms, inbox and spam) with a field value that contains the address, case aside, is deleted exactly as \`svc submissions delete\` does (files, idempotency key, every copy its events kept; form.submission.deleted is sent for each), and so is every Pinpoints request the address sent (its email) or that mentions it, as \`svc requests delete\` does. Prints how many of each. Asks first on a terminal, unless --yes.`,
   flags: {
     email: { flag: '--email <address>', description: 'the address to erase (required)' },
     ...yesFlag,

@@ -126,17 +126,25 @@ export async function erase(context: ContextOf<typeof submissionsErase>): Promis
   const email = options.email?.trim() ?? '';
   if (email === '') throw new ServiceError('usage', 'name the address with --email');
   if (canPrompt(io, options.yes || options.json)) {
-    const sure = await new Prompter(io).confirm(`Erase every submission that holds ${email}, with its files? This cannot be undone.`);
+    const sure = await new Prompter(io).confirm(`Erase every submission and Pinpoints request that holds ${email}, with their files and screenshots? This cannot be undone.`);
     if (!sure) throw new ServiceError('cancelled', 'cancelled; nothing was erased');
   }
   return callProject(
     context,
     ({ api, ref }) => api.post(cliPaths.eraseSubmissions(ref.workspace, ref.project), { email }, EraseSubmissionsResponse),
-    (result) =>
-      result.erased === 0
-        ? `No submission of this project holds ${printable(result.email)}.`
-        : `Erased ${result.erased} ${result.erased === 1 ? 'submission' : 'submissions'} holding ${printable(result.email)}: ${result.submissions.map((item) => item.id).join(', ')}.`,
+    (result) => {
+      const email = printable(result.email);
+      if (result.erased === 0 && result.erasedRequests === 0) return `No submission or request of this project holds ${email}.`;
+      const lines = [`Erased ${count(result.erased, 'submission')} and ${count(result.erasedRequests, 'request')} holding ${email}.`];
+      if (result.erased > 0) lines.push(`Submissions: ${result.submissions.map((item) => item.id).join(', ')}.`);
+      if (result.erasedRequests > 0) lines.push(`Requests: ${result.requests.map((item) => item.id).join(', ')}.`);
+      return lines.join('\n');
+    },
   );
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function byteSize(bytes: number): string {

@@ -1,4 +1,5 @@
 import {
+  DeleteRequestResponse,
   ListRequestsQuery,
   ListRequestsResponse,
   PinpointsResponse,
@@ -7,8 +8,11 @@ import {
   RequestChangeResponse,
   RequestParams,
   RequestResponse,
+  RequestSettingsRequest,
+  RequestSettingsResponse,
 } from '@svc/protocol/api';
 import { projectPinpoints } from '../../operations/pinpoints.js';
+import { deleteRequest, getRequestSettings, updateRequestSettings } from '../../operations/request-erasure.js';
 import { getRequest, listProjectRequests, openRequestScreenshot, replyToRequest, setRequestState } from '../../operations/requests.js';
 import { sendAttachment } from '../attachment.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
@@ -49,6 +53,23 @@ export const requestRoutes: CliRoutes = (app, context) => {
       ...(await setRequestState(context, principalOf(request), { ...request.params, to })),
     }));
   }
+
+  app.delete('/projects/:workspace/:project/requests/:id', { schema: { params: RequestParams, response: { 200: DeleteRequestResponse } } }, async (request) => ({
+    ok: true as const,
+    ...(await deleteRequest(context, principalOf(request), request.params)),
+  }));
+
+  app.get('/projects/:workspace/:project/requests-settings', { schema: { params: ProjectParams, response: { 200: RequestSettingsResponse } } }, async (request) => ({
+    ok: true as const,
+    settings: await getRequestSettings(context, principalOf(request), request.params),
+    changed: false,
+  }));
+
+  app.patch(
+    '/projects/:workspace/:project/requests-settings',
+    { schema: { params: ProjectParams, body: RequestSettingsRequest, response: { 200: RequestSettingsResponse } } },
+    async (request) => ({ ok: true as const, ...(await updateRequestSettings(context, principalOf(request), { ...request.params, retentionSeconds: request.body.retentionSeconds })) }),
+  );
 
   // The screenshot as it was sent: an attachment, never rendered inline.
   app.get('/projects/:workspace/:project/requests/:id/screenshot', { schema: { params: RequestParams } }, async (request, reply) =>

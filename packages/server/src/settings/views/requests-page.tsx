@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
-import type { PinpointsResponse, RequestCounts, RequestInfo } from '@svc/protocol/api';
+import { formatDurationSeconds } from '@svc/protocol';
+import type { PinpointsResponse, RequestCounts, RequestInfo, RequestSettings } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { elementPlacement } from './element-placement.js';
 import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
@@ -15,8 +16,11 @@ export interface RequestsPageProps extends ProjectPageBase {
   readonly nextCursor: string | null;
   readonly cursor: string | undefined;
   readonly pinpoints: Omit<PinpointsResponse, 'ok'>;
+  readonly settings: RequestSettings;
   readonly notice?: string;
   readonly error?: string;
+  /** What was wrong with the settings form, shown beside it; the value typed is kept. */
+  readonly settingsError?: { readonly message: string; readonly retention: string };
 }
 
 const tabLabels: Record<RequestTab, string> = { open: 'Open', resolved: 'Resolved', spam: 'Spam' };
@@ -76,7 +80,34 @@ export function RequestsPage(props: RequestsPageProps) {
           </button>
         </p>
       </section>
+      <RequestSettingsForm path={path} csrf={props.frame.csrfToken} settings={props.settings} error={props.settingsError} />
     </Shell>
+  );
+}
+
+/** How long the project keeps its requests (docs/privacy.md), as `svc requests set --retention` sets it. */
+function RequestSettingsForm(props: { path: string; csrf: string | undefined; settings: RequestSettings; error: RequestsPageProps['settingsError'] }) {
+  const value = props.error?.retention ?? (props.settings.retentionSeconds === null ? '' : formatDurationSeconds(props.settings.retentionSeconds));
+  return (
+    <section class="card" aria-labelledby="request-settings-title">
+      <h2 id="request-settings-title">Keeping requests</h2>
+      {props.error ? <Notice tone="bad">{props.error.message}</Notice> : null}
+      <form method="post" action={`${props.path}/settings`}>
+        <Csrf token={props.csrf} />
+        <div class="field">
+          <label for="request-retention">Retention</label>
+          <input id="request-retention" name="retention" type="text" value={value} placeholder="kept until deleted" aria-describedby="request-retention-hint" spellcheck={false} />
+          <p id="request-retention-hint" class="hint">
+            Requests older than this are removed with their replies and screenshots, in the background, e.g. <code>180d</code>. Empty: kept until deleted.
+          </p>
+        </div>
+        <div>
+          <button type="submit" class="primary">
+            Save settings
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
 
@@ -191,9 +222,42 @@ function RequestItem(props: { request: RequestInfo; path: string; csrf: string |
         <div class="action-bar start">
           {request.status === 'open' ? <PostButton action={`${itemPath}/resolve`} csrf={props.csrf} label="Resolve" /> : null}
           {request.status === 'resolved' ? <PostButton action={`${itemPath}/reopen`} csrf={props.csrf} label="Reopen" /> : null}
+          <a class="button" href={`${itemPath}/delete`} aria-label={`Delete request ${request.id}`}>
+            Delete
+          </a>
           <span class="muted small mono">{request.id}</span>
         </div>
       </div>
     </details>
+  );
+}
+
+/** The confirmation before a request is deleted: a page of its own, so it works without JavaScript. */
+export function DeleteRequestPage(props: ProjectPageBase & { request: RequestInfo }) {
+  const base = projectPath(props.workspace, props.project);
+  const path = `${base}/requests`;
+  const { request } = props;
+  const back = request.status === 'open' ? path : `${path}?status=${request.status}`;
+  return (
+    <Shell frame={props.frame} title="Delete request" crumbs={projectCrumbs(props.workspace, props.project, 'Requests')} nav={<ProjectNav base={base} current="requests" forms={props.forms} />}>
+      <div class="page-head">
+        <h1>Delete this request?</h1>
+      </div>
+      <section class="card">
+        <p>
+          The request <span class="mono">{request.id}</span>, sent <Time at={request.createdAt} />, is deleted with its comment, reporter, replies and screenshot, and its webhook
+          events keep only its id. This cannot be undone.
+        </p>
+        <p class="muted small">
+          <Breakable text={request.comment.length > 200 ? `${request.comment.slice(0, 200)}…` : request.comment} />
+        </p>
+        <div class="action-bar start">
+          <PostButton action={`${path}/${encodeURIComponent(request.id)}/delete`} csrf={props.frame.csrfToken} label="Delete request" kind="danger" fields={{ from: request.status }} />
+          <a class="button" href={back}>
+            Cancel
+          </a>
+        </div>
+      </section>
+    </Shell>
   );
 }

@@ -37,6 +37,7 @@ export async function insertProject(db: Db, project: NewProject, now = Date.now(
     pinpoints: JSON.stringify(project.pinpoints),
     auto: JSON.stringify(project.auto),
     widget_key: newWidgetKey(),
+    request_retention_seconds: null,
     created_at: now,
     updated_at: now,
   };

@@ -51,3 +51,50 @@ export async function countRequests(db: Db, projectId: string): Promise<Record<R
   for (const row of rows) counts[row.status] = Number(row.count);
   return counts;
 }
+
+/** Removes a request; its replies go with it. */
+export async function deleteRequestRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('request_replies').where('request_id', '=', id).execute();
+  await db.deleteFrom('requests').where('id', '=', id).execute();
+}
+
+/**
+ * The project's `request.*` events that carry this request: found by text, confirmed on the
+ * parsed payload (events do not reference requests by column).
+ */
+export async function requestEvents(db: Db, projectId: string, requestId: string): Promise<{ id: string; type: string; created_at: number }[]> {
+  const candidates = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload', 'created_at'])
+    .where('project_id', '=', projectId)
+    .where('type', 'like', 'request.%')
+    .where('payload', 'like', `%${requestId}%`)
+    .execute();
+  return candidates
+    .filter((event) => (JSON.parse(event.payload) as { data?: { request?: { id?: unknown } } }).data?.request?.id === requestId)
+    .map(({ id, type, created_at }) => ({ id, type, created_at: Number(created_at) }));
+}
+
+/**
+ * Ids of the project's requests (every status) whose reporter's email, name or comment
+ * contains `text`, case aside: the candidates of an erasure by address.
+ */
+export async function requestsMentioning(db: Db, projectId: string, text: string): Promise<{ id: string; email: string | null; name: string | null; comment: string }[]> {
+  const needle = `%${text.toLowerCase()}%`;
+  return db
+    .selectFrom('requests')
+    .select(['id', 'email', 'name', 'comment'])
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb(eb.fn('lower', ['email']), 'like', needle), eb(eb.fn('lower', ['name']), 'like', needle), eb(eb.fn('lower', ['comment']), 'like', needle)]))
+    .orderBy('id')
+    .execute();
+}
+
+export async function requestRetention(db: Db, projectId: string): Promise<number | null> {
+  const row = await db.selectFrom('projects').select('request_retention_seconds').where('id', '=', projectId).executeTakeFirst();
+  return row?.request_retention_seconds ?? null;
+}
+
+export async function setRequestRetention(db: Db, projectId: string, seconds: number | null, now: number): Promise<void> {
+  await db.updateTable('projects').set({ request_retention_seconds: seconds, updated_at: now }).where('id', '=', projectId).execute();
+}

@@ -68,3 +68,19 @@ export async function removeOldSpamRequests(db: Db, before: number, limit: numbe
   await db.deleteFrom('requests').where('id', 'in', rows.map((row) => row.id)).execute();
   return { removed: rows.length, files: rows.flatMap((row) => (row.screenshot_sha256 === null ? [] : [row.screenshot_sha256])) };
 }
+
+/** Projects that keep their Pinpoints requests for a limited time. */
+export async function projectsWithRequestRetention(db: Db): Promise<{ id: string; request_retention_seconds: number }[]> {
+  const rows = await db.selectFrom('projects').select(['id', 'request_retention_seconds']).where('request_retention_seconds', 'is not', null).execute();
+  return rows.flatMap((row) => (row.request_retention_seconds === null ? [] : [{ id: row.id, request_retention_seconds: row.request_retention_seconds }]));
+}
+
+/** A project's requests (every status) created before `before`, with their replies; returns the hashes of their screenshots. */
+export async function removeOldRequests(db: Db, projectId: string, before: number, limit: number): Promise<{ removed: number; files: string[] }> {
+  const rows = await db.selectFrom('requests').select(['id', 'screenshot_sha256']).where('project_id', '=', projectId).where('created_at', '<', before).orderBy('id').limit(limit).execute();
+  if (rows.length === 0) return { removed: 0, files: [] };
+  const ids = rows.map((row) => row.id);
+  await db.deleteFrom('request_replies').where('request_id', 'in', ids).execute();
+  await db.deleteFrom('requests').where('id', 'in', ids).execute();
+  return { removed: rows.length, files: rows.flatMap((row) => (row.screenshot_sha256 === null ? [] : [row.screenshot_sha256])) };
+}
