@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from './observability/metrics.js';
 import { releaseContents, sweepContents } from './operations/stored-contents.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
+import { removeOldAuditEntries } from './store/queries/audit-log.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
@@ -26,6 +27,8 @@ export interface MaintenanceOptions {
   readonly retentionDeliveriesMs: number;
   /** Spam submissions and spam Pinpoints requests are kept this long. */
   readonly retentionSpamMs: number;
+  /** Audit log entries are kept this long. */
+  readonly retentionAuditMs: number;
   /** A webhook whose attempts all failed for this long is disabled. */
   readonly webhookFailureWindowMs: number;
   /** Stored contents nothing holds are removed once last stored this long ago (the sweep's grace). */
@@ -48,8 +51,9 @@ const batchesPerRun = 40;
  * Periodic clean-up, in every process (every removal is idempotent) and never on the
  * request path: idempotency keys past their window, expired rate-limit snapshots, dead
  * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
- * deliveries and their events, old spam (submissions and Pinpoints requests),
- * submissions past their form's retention and requests past their project's, in small batches, each its own transaction;
+ * deliveries and their events, old spam (submissions and Pinpoints requests), old audit
+ * log entries, submissions past their form's retention and requests past their project's,
+ * in small batches, each its own transaction;
  * then the sweep of stored contents nothing holds.
  */
 export function startMaintenance(store: Store, options: MaintenanceOptions): { stop(): Promise<void>; runOnce(): Promise<void> } {
@@ -67,6 +71,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await removeInBatches('events', (db) => removeDeliveredEvents(db, now - options.retentionDeliveriesMs, batchRows));
     await removeWithFiles('spam', (db) => removeOldSubmissions(db, { spam: true }, now - options.retentionSpamMs, batchRows));
     await removeWithFiles('spam_requests', (db) => removeOldSpamRequests(db, now - options.retentionSpamMs, batchRows));
+    await removeInBatches('audit', (db) => removeOldAuditEntries(db, now - options.retentionAuditMs, batchRows));
     for (const form of await formsWithRetention(store.db)) {
       await removeWithFiles('submissions', (db) => removeOldSubmissions(db, { formId: form.id }, now - form.retention_seconds * 1000, batchRows));
     }

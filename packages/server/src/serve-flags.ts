@@ -122,6 +122,7 @@ export const serveFlags: readonly ServeFlag[] = [
   { flag: '--max-webhooks-per-project', value: '<n>', env: 'SVC_MAX_WEBHOOKS_PER_PROJECT', defaultValue: '25', description: 'webhooks one project may have', apply: (text, draft) => void (draft.maxWebhooksPerProject = parseCount(text, 1, 10_000)) },
   { flag: '--retention-deliveries', value: '<duration>', env: 'SVC_RETENTION_DELIVERIES', defaultValue: '30d', description: 'finished webhook deliveries, their attempts and events are removed after this', apply: (text, draft) => void (draft.retentionDeliveriesMs = parseRetention(text)) },
   { flag: '--retention-spam', value: '<duration>', env: 'SVC_RETENTION_SPAM', defaultValue: '30d', description: 'spam submissions and spam Pinpoints requests are removed after this', apply: (text, draft) => void (draft.retentionSpamMs = parseRetention(text)) },
+  { flag: '--retention-audit', value: '<duration>', env: 'SVC_RETENTION_AUDIT', defaultValue: '400d', description: 'audit log entries are removed after this', apply: (text, draft) => void (draft.retentionAuditMs = parseRetention(text)) },
   { flag: '--upload-quota', value: '<size>', env: 'SVC_UPLOAD_QUOTA', defaultValue: '1GiB', description: 'bytes of form files and Pinpoints screenshots one project keeps; past it those uploads get 413 quota_exceeded', apply: size((draft, bytes) => (draft.uploadQuotaBytes = bytes)) },
   {
     flag: '--form-ip',

@@ -48,6 +48,8 @@ export interface ServerOptions {
   readonly retentionDeliveriesMs: number;
   /** Spam submissions and spam Pinpoints requests are removed after this. */
   readonly retentionSpamMs: number;
+  /** Audit log entries are removed after this (docs/privacy.md: 400 days). */
+  readonly retentionAuditMs: number;
   /** Bytes of form files and Pinpoints screenshots one project may keep (docs/hosting.md, "Upload quota"). */
   readonly uploadQuotaBytes: number;
   /** A webhook whose attempts all failed for this long is disabled (docs/webhooks.md: 5 days). */
@@ -163,6 +165,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     healthIntervalMs: 1_000,
     retentionDeliveriesMs: 30 * 86_400_000,
     retentionSpamMs: 30 * 86_400_000,
+    retentionAuditMs: 400 * 86_400_000,
     uploadQuotaBytes: 1024 ** 3,
     maintenanceIntervalMs: 3_600_000,
     sweepGraceMs: 3_600_000,

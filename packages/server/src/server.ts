@@ -121,6 +121,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       intervalMs: options.maintenanceIntervalMs,
       retentionDeliveriesMs: options.retentionDeliveriesMs,
       retentionSpamMs: options.retentionSpamMs,
+      retentionAuditMs: options.retentionAuditMs,
       webhookFailureWindowMs: options.webhookFailureWindowMs,
       sweepGraceMs: options.sweepGraceMs,
       logger,

@@ -1,4 +1,5 @@
 import type { AnyCommand } from '../command.js';
+import { auditLogCommand } from './audit-log/commands.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
@@ -38,6 +39,7 @@ const clientCommands: readonly AnyCommand[] = [
   requestsCommand,
   tokensCommand,
   membersCommand,
+  auditLogCommand,
   openCommand,
 ];
 

@@ -104,11 +104,14 @@ describe.runIf(runs)(`every settings page at 390 and 1280 px with long values on
     }
     // A second project of the workspace, with nothing in it yet.
     await createProject(cli, workspace, 'landing-page-for-the-spring-campaign-with-a-rather-long-name');
-    await cli.svc(['tokens', 'create', '--name', 'GitHub Actions deploys for the Northwind Traders website relaunch (production and staging)', '--workspace', workspace]);
+    const ci = (await cli.svc(['tokens', 'create', '--name', 'GitHub Actions deploys for the Northwind Traders website relaunch (production and staging)', '--workspace', workspace, '--json'])).json<{ secret: string }>().secret;
+    // A change by that token, so the audit log names someone with a long name.
+    await cli.svc(['forms', 'set', longForm, '--success-url', `https://www.northwind-traders-international-marketing.example.com/en-gb/thank-you-for-your-enquiry`], { cwd: directory, token: ci });
 
     pages.push(
       { name: 'projects', path: '/settings' },
       { name: 'tokens', path: '/settings/tokens' },
+      { name: 'audit', path: `/settings/${workspace}/audit` },
       { name: 'overview', path: base },
       { name: 'overview-empty', path: `/settings/${workspace}/landing-page-for-the-spring-campaign-with-a-rather-long-name` },
       { name: 'webhooks', path: `${base}/webhooks` },

@@ -1,4 +1,5 @@
 export * from './builds.js';
+export * from './audit-log.js';
 export * from './check.js';
 export * from './common.js';
 export * from './deploys.js';

@@ -56,4 +56,5 @@ export const cliPaths = {
   build: (workspace: string, project: string, id: string) => `${cliPaths.builds(workspace, project)}/${segment(id)}`,
   buildLog: (workspace: string, project: string, id: string) => `${cliPaths.build(workspace, project, id)}/log`,
   rollback: (workspace: string, project: string) => `${cliPaths.deploys(workspace, project)}/rollback`,
+  auditLog: () => `${cliApiPrefix}/audit-log`,
 } as const;

@@ -23,6 +23,8 @@ export interface TokenPrincipal {
   readonly workspaceId: string | null;
   /** The token's `--name`, shown wherever it acted; absent where it was not looked up. */
   readonly name?: string;
+  /** The client address of the request acting (under `--trust-proxy`), for the audit log; absent outside a request. */
+  readonly ip?: string | null | undefined;
 }
 
 /** A workspace role of a member (docs/members.md). */
@@ -47,6 +49,8 @@ export interface PersonPrincipal {
   readonly name: string;
   readonly email: string;
   readonly memberships: readonly Membership[];
+  /** The client address of the request acting, for the audit log. */
+  readonly ip?: string | null | undefined;
 }
 
 export const isPerson = (principal: Principal): principal is PersonPrincipal => principal.kind === 'person';

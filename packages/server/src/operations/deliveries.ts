@@ -3,6 +3,7 @@ import type { DeliveryAttemptInfo, DeliveryInfo } from '@svc/protocol/api';
 import { findProjectWebhook } from '../store/queries/webhooks.js';
 import { findDelivery, listAttempts, listDeliveries as queryDeliveries, requeueDelivery, type DeliveryRecord } from '../store/queries/deliveries.js';
 import type { DeliveryAttemptRow, DeliveryStatus } from '../store/schema.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import { deliveryCursor } from './listing-cursor.js';
@@ -107,6 +108,8 @@ export async function resendDelivery(context: OperationContext, principal: Princ
     const webhook = await findProjectWebhook(trx, delivery.project_id, delivery.webhook_id);
     if (webhook && webhook.enabled !== 1) throw new ServiceError('conflict', `webhook ${webhook.id} is disabled; enable it before resending its deliveries`);
     if (!(await requeueDelivery(trx, delivery.id, context.now()))) throw new ServiceError('conflict', `delivery ${delivery.id} is still pending; it is resent when it is due`);
+    const { workspace } = await projectInScope(trx, principal, input.workspace, input.project);
+    await recordAudit(trx, context, principal, { action: 'delivery.resent', workspaceId: workspace.id, projectId: delivery.project_id, object: { type: 'delivery', id: delivery.id } });
     return findDelivery(trx, delivery.id);
   });
   if (!row) throw new ServiceError('not_found', `no delivery "${input.id}"`);

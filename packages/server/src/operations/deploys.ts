@@ -16,6 +16,7 @@ import { findProjectById, findWorkspaceById } from '../store/queries/projects.js
 import { insertEvent } from '../store/queries/submission-changes.js';
 import type { DeployRow, ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { actingName } from './rights.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
@@ -65,6 +66,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
     };
     await insertDeploy(trx, row, input.files.map((file) => ({ deploy_id: row.id, path: file.path, sha256: file.sha256, size: file.size })));
     await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
+    await recordAudit(trx, context, principal, { action: 'deploy.created', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'deploy', id: row.id } });
     return { row, scope };
   });
   context.store.announceEvents();
@@ -197,12 +199,12 @@ export async function rollbackTargets(context: OperationContext, principal: Prin
 
 /** `svc deploys promote ID --to ENV`: the environment serves that finished deploy, at once. */
 export async function promoteDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { id: string; to: EnvironmentName }) {
-  return switchLive(context, principal, input, input.to, async (trx) => (await deployInScope(trx, principal, input)).row);
+  return switchLive(context, principal, input, input.to, 'deploy.promoted', async (trx) => (await deployInScope(trx, principal, input)).row);
 }
 
 /** `svc deploys rollback --environment E [ID]`: back to `ID`, or to the deploy before the one live now. */
 export async function rollbackDeploy(context: OperationContext, principal: Principal, input: ProjectInput & { environment: EnvironmentName; id?: string | undefined }) {
-  return switchLive(context, principal, input, input.environment, async (trx, scope, current) => {
+  return switchLive(context, principal, input, input.environment, 'deploy.rolled_back', async (trx, scope, current) => {
     if (input.id !== undefined) return (await deployInScope(trx, principal, { ...input, id: input.id })).row;
     if (current === null) throw new ServiceError('conflict', `nothing is live on ${input.environment}, so there is nothing to roll back`);
     const previous = await previousReadyDeploy(trx, scope.project.id, input.environment, current);
@@ -216,6 +218,7 @@ async function switchLive(
   principal: Principal,
   input: ProjectInput,
   environment: EnvironmentName,
+  action: 'deploy.promoted' | 'deploy.rolled_back',
   choose: (trx: Db, scope: ProjectInScope, current: string | null) => Promise<DeployRow>,
 ): Promise<{ deploy: DeployInfo; environment: EnvironmentName; previous: string | null; changed: boolean }> {
   const now = context.now();
@@ -229,6 +232,7 @@ async function switchLive(
     if (current === target.id) return { scope, target, previous: current, changed: false };
     await setLiveDeploy(trx, scope.project.id, environment, target.id, now);
     await emit(trx, scope, 'deploy.promoted', { deploy: await eventDeploy(trx, context, scope.project, target), promotion: { environment, previous: current } }, now);
+    await recordAudit(trx, context, principal, { action, workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'deploy', id: target.id } });
     return { scope, target, previous: current, changed: true };
   });
   if (result.changed) {

@@ -7,6 +7,7 @@ import { httpUrl } from '../forms/person-answers.js';
 import { findProjectForm, listProjectForms, parseNotifyEmails, updateForm } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
 import { syncNotificationTarget } from './notification-target.js';
@@ -69,10 +70,11 @@ export async function updateFormSettings(
 ): Promise<{ form: FormInfo; defaultRateLimit: RateLimit; changed: boolean }> {
   const checked = checkedSettings(context, input);
   const result = await context.store.transaction(async (trx) => {
-    const { form } = await formInScope(trx, principal, input);
+    const { workspace, project, form } = await formInScope(trx, principal, input);
     const changes = withCaptchaSecret(context, form, checked, input.captchaSecret);
     const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((column) => form[column] !== changes[column]);
     if (changed) await updateForm(trx, form.id, changes, context.now());
+    if (changed) await recordAudit(trx, context, principal, { action: 'form.settings_changed', workspaceId: workspace.id, projectId: project.id, object: { type: 'form', id: form.slug } });
     if (changes.notify_emails !== undefined && changes.notify_emails !== form.notify_emails) {
       await syncNotificationTarget(trx, form, parseNotifyEmails(changes.notify_emails), context.secrets, context.now());
     }

@@ -15,7 +15,7 @@ export interface ListingCursor {
 }
 
 /** Every listing name, so a cursor of another listing gets a precise error. */
-const listings = ['inbox', 'spam', 'deliveries', 'requests'] as const;
+const listings = ['inbox', 'spam', 'deliveries', 'requests', 'audit'] as const;
 export type ListingName = (typeof listings)[number];
 
 export function listingCursor(listing: ListingName, idPattern: RegExp): ListingCursor {
@@ -42,3 +42,5 @@ export const submissionCursors = {
 export const deliveryCursor = listingCursor('deliveries', /^dlv_[0-9a-z]{26}$/);
 
 export const requestCursor = listingCursor('requests', /^req_[0-9a-z]{26}$/);
+
+export const auditCursor = listingCursor('audit', /^aud_[0-9a-z]{26}$/);

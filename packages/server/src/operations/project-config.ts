@@ -6,6 +6,7 @@ import type { Db } from '../store/store.js';
 import { applyPlan } from './apply-plan.js';
 import { releaseContents } from './stored-contents.js';
 import { configDocument } from './config-document.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
 import { projectInScope } from './scope.js';
@@ -75,6 +76,8 @@ export async function applyConfig(context: OperationContext, principal: Principa
         keptForms: forms.filter((form) => applied.keptSlugs.includes(form.slug)).map((form) => toFormInfo(context, form)),
         prunedForms: [...applied.pruned],
       };
+      // Written before a dry run rolls back, so the rollback takes the entry with the change.
+      if (response.changed) await recordAudit(trx, context, principal, { action: 'config.pushed', workspaceId: workspace.id, projectId: project.id });
       if (input.dryRun) throw new DryRunRollback(response);
       return response;
     });

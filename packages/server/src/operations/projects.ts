@@ -4,6 +4,7 @@ import { ensureWorkspace, findProject, findProjectById, findWorkspaceBySlug, ins
 import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import { applyPlan } from './apply-plan.js';
+import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { canSee, visibleWorkspaceIds } from './rights.js';
 import { toFormInfo } from './form-info.js';
@@ -55,6 +56,7 @@ export async function createProject(context: OperationContext, principal: Princi
         now,
       );
       const applied = await applyPlan(trx, project, config, { prune: false, workspaceSlug: workspace.slug, now, classifyFailure: context.store.classifyFailure });
+      await recordAudit(trx, context, principal, { action: 'project.created', workspaceId: workspace.id, projectId: project.id, object: { type: 'project', id: project.name } });
       const stored = await findProjectById(trx, project.id);
       const response: CreateProjectResponse = {
         ok: true,

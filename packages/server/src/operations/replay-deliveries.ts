@@ -1,6 +1,7 @@
 import { replayDeliveriesPerSecond, ServiceError } from '@svc/protocol';
 import { finishedDeliveriesOfWebhook, requeueDelivery } from '../store/queries/deliveries.js';
 import { findProjectWebhook } from '../store/queries/webhooks.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import { projectInScope } from './scope.js';
@@ -36,7 +37,7 @@ export async function replayDeliveries(
   const status = input.status ?? 'failed';
   const statuses = status === 'all' ? (['failed', 'succeeded'] as const) : (['failed'] as const);
 
-  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
   const webhook = await findProjectWebhook(context.store.db, project.id, input.webhookId);
   if (!webhook) throw new ServiceError('not_found', `no webhook "${input.webhookId}" in project "${input.project}"`);
   if (webhook.enabled !== 1) throw new ServiceError('conflict', `webhook ${webhook.id} is disabled; enable it before replaying its deliveries`);
@@ -47,8 +48,13 @@ export async function replayDeliveries(
     const ids = await finishedDeliveriesOfWebhook(context.store.db, { webhookId: webhook.id, since, until, statuses, afterId, limit: batch });
     if (ids.length === 0) break;
     await context.store.transaction(async (trx) => {
+      const before = replayed;
       for (const id of ids) {
         if (await requeueDelivery(trx, id, now + Math.floor((replayed * 1000) / replayDeliveriesPerSecond))) replayed += 1;
+      }
+      // One entry for the whole replay, in the transaction of its first queued delivery.
+      if (before === 0 && replayed > 0) {
+        await recordAudit(trx, context, principal, { action: 'deliveries.replayed', workspaceId: workspace.id, projectId: project.id, object: { type: 'webhook', id: webhook.id } });
       }
     });
     context.store.announceEvents();

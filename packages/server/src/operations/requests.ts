@@ -7,6 +7,7 @@ import { countRequests, findRequest, insertReply, insertRequest, listRequests, r
 import { insertEvent } from '../store/queries/submission-changes.js';
 import type { RequestReplyRow, RequestRow, RequestStatus } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { actingName } from './rights.js';
 import { isoTime } from './iso-time.js';
@@ -158,6 +159,7 @@ export async function replyToRequest(context: OperationContext, principal: Princ
     await insertReply(trx, reply);
     const updated = { ...found.row, updated_at: now };
     await emit(trx, projectOf(found), 'request.replied', { request: eventRequest(updated), reply: replyInfo(reply) }, now);
+    await recordAudit(trx, context, principal, { action: 'request.replied', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'request', id: found.row.id } });
     return updated;
   });
   context.store.announceEvents();
@@ -181,6 +183,7 @@ export async function setRequestState(
     await setRequestStatus(trx, found.row.id, input.to, now);
     const updated: RequestRow = { ...found.row, status: input.to, updated_at: now };
     await emit(trx, projectOf(found), input.to === 'resolved' ? 'request.resolved' : 'request.reopened', { request: eventRequest(updated) }, now);
+    await recordAudit(trx, context, principal, { action: input.to === 'resolved' ? 'request.resolved' : 'request.reopened', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'request', id: found.row.id } });
     return { row: updated, changed: true };
   });
   if (result.changed) context.store.announceEvents();

@@ -4,6 +4,7 @@ import { eventPayload } from '../forms/prepare-submission.js';
 import { newId } from '../ids.js';
 import { findProjectSubmission, insertEvent, setSubmissionState, submissionEvents, submissionsMentioning, type ProjectSubmission } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
@@ -61,6 +62,7 @@ export async function moveSubmission(
       found.submission.files,
     );
     await insertEvent(trx, { id: eventId, projectId: found.project.id, type, payload, now });
+    await recordAudit(trx, context, principal, { action: 'submission.moved', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'submission', id: found.submission.id } });
     return { found, changed: true };
   });
   if (result.changed) context.store.announceEvents();
@@ -75,7 +77,7 @@ export async function moveSubmission(
  * (another submission, a request, a workspace that uploaded them for its deploys).
  */
 export async function deleteSubmission(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ deleted: { id: string; form: string } }> {
-  const deleted = await eraseOne(context, principal, input);
+  const deleted = await eraseOne(context, principal, input, 'submission.deleted');
   await context.store.scrubDeleted();
   return { deleted };
 }
@@ -102,7 +104,7 @@ export async function eraseSubmissionsByEmail(
   const erased: { id: string; form: string }[] = [];
   for (const row of matching) {
     try {
-      erased.push(await eraseOne(context, principal, { ...input, id: row.id }));
+      erased.push(await eraseOne(context, principal, { ...input, id: row.id }, 'submissions.erased'));
     } catch (error) {
       // Deleted meanwhile by someone else: nothing left to erase.
       if (!(error instanceof ServiceError && error.code === 'not_found')) throw error;
@@ -121,12 +123,14 @@ function mentions(value: unknown, needle: string): boolean {
   return false;
 }
 
-async function eraseOne(context: OperationContext, principal: Principal, input: SubmissionInput): Promise<{ id: string; form: string }> {
+/** One submission erased in one transaction, with its audit entry (never the address searched for). */
+async function eraseOne(context: OperationContext, principal: Principal, input: SubmissionInput, action: 'submission.deleted' | 'submissions.erased'): Promise<{ id: string; form: string }> {
   const found = await context.store.transaction(async (trx) => {
     const found = await submissionInScope(trx, principal, input);
     const scope = { workspaceSlug: found.workspace.slug, projectId: found.project.id, projectName: found.project.name, form: found.form };
     const events = await submissionEvents(trx, found.project.id, found.submission.id);
     await eraseSubmissionRecord(trx, scope, found.submission, events, context.now());
+    await recordAudit(trx, context, principal, { action, workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'submission', id: found.submission.id } });
     return found;
   });
   context.store.announceEvents();

@@ -1,6 +1,7 @@
 import { maxExportColumns, type ExportHeaderLine, type ExportLine, type SubmissionState } from '@svc/protocol/api';
 import { newestSubmissionId, pageSubmissionsOldestFirst } from '../store/queries/submissions.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { formInScope, type FormInput } from './forms.js';
 import { toSubmissionInfo } from './submission-info.js';
@@ -25,7 +26,8 @@ export async function exportSubmissions(
   input: FormInput & { state: SubmissionState },
 ): Promise<SubmissionExport> {
   const db = context.store.db;
-  const { form } = await formInScope(db, principal, input);
+  const { workspace, project, form } = await formInScope(db, principal, input);
+  await context.store.transaction((trx) => recordAudit(trx, context, principal, { action: 'submissions.exported', workspaceId: workspace.id, projectId: project.id, object: { type: 'form', id: form.slug } }));
   const upToId = await newestSubmissionId(db, form.id, input.state);
   // Field names are chosen by whoever posts: the columns stop at maxExportColumns, so the
   // header (and every CSV row) stays proportional to the data, not to rows × names.

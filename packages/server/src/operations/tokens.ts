@@ -5,6 +5,7 @@ import { findWorkspaceById, findWorkspaceBySlug, listWorkspaceSlugs } from '../s
 import type { WorkspaceRow } from '../store/schema.js';
 import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
+import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { canManagePeople, canSee, requireManagePeople, requireToken, visibleWorkspaceIds } from './rights.js';
 import { workspaceInScope } from './scope.js';
@@ -68,6 +69,7 @@ export async function createToken(
     }
     const name = input.name ?? (workspace ? `${workspace.slug} token` : 'admin token');
     const token = await insertToken(trx, { name, tokenHash: hashToken(secret), workspaceId: workspace?.id ?? null }, now);
+    await recordAudit(trx, context, principal, { action: 'token.created', workspaceId: workspace?.id ?? null, object: { type: 'token', id: token.id } });
     return { token, workspaceSlug: workspace?.slug ?? null };
   });
   return { token: toTokenInfo(listing), secret };
@@ -107,6 +109,7 @@ export async function revokeToken(context: OperationContext, principal: Principa
     await markRevoked(trx, input.id, context.now());
     // Its settings-area sessions end with it (docs/settings.md).
     await deleteSessionsOfToken(trx, input.id);
+    await recordAudit(trx, context, principal, { action: 'token.revoked', workspaceId: listing.token.workspace_id, object: { type: 'token', id: input.id } });
     const revoked = await findTokenListing(trx, input.id);
     if (!revoked) throw new Error(`token ${input.id} vanished while it was revoked`);
     return toTokenInfo(revoked);

@@ -25,6 +25,7 @@ import { checkEventPatterns } from '../webhooks/event-patterns.js';
 import { sampleEvent } from '../webhooks/sample-event.js';
 import { generateSigningSecret, signingSecretContext } from '../webhooks/signing-secret.js';
 import { checkWebhookUrl } from '../webhooks/webhook-url.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toAttemptView, toDeliveryInfo } from './deliveries.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
@@ -122,6 +123,7 @@ export async function createWebhook(context: OperationContext, principal: Princi
       updated_at: now,
     };
     await insertWebhook(trx, row);
+    await recordAudit(trx, context, principal, { action: 'webhook.created', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: id } });
     return { scope, row };
   });
   return { webhook: toWebhookInfo(scope, row, context.now()), secret };
@@ -144,6 +146,7 @@ export async function removeWebhook(context: OperationContext, principal: Princi
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     refuseForNotifications(webhook, 'removed', 'change them with `svc forms set SLUG --notify none`');
     await deleteWebhook(trx, webhook.id);
+    await recordAudit(trx, context, principal, { action: 'webhook.deleted', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
     return toWebhookInfo(scope, webhook, context.now());
   });
 }
@@ -152,7 +155,10 @@ export async function removeWebhook(context: OperationContext, principal: Princi
 export async function enableWebhook(context: OperationContext, principal: Principal, input: WebhookIdInput): Promise<WebhookInfo> {
   const view = await context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
-    if (webhook.enabled !== 1) await markEnabled(trx, webhook.id, context.now());
+    if (webhook.enabled !== 1) {
+      await markEnabled(trx, webhook.id, context.now());
+      await recordAudit(trx, context, principal, { action: 'webhook.updated', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
+    }
     return toWebhookInfo(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
   });
   context.store.announceEvents();
@@ -167,7 +173,10 @@ export async function disableWebhook(context: OperationContext, principal: Princ
   }
   return context.store.transaction(async (trx) => {
     const { scope, webhook } = await webhookInScope(trx, principal, input);
-    if (webhook.enabled === 1) await disableWebhooks(trx, [webhook.id], reason, context.now());
+    if (webhook.enabled === 1) {
+      await disableWebhooks(trx, [webhook.id], reason, context.now());
+      await recordAudit(trx, context, principal, { action: 'webhook.updated', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
+    }
     return toWebhookInfo(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
   });
 }
@@ -190,6 +199,7 @@ export async function rotateWebhookSecret(context: OperationContext, principal: 
     const { scope, webhook } = await webhookInScope(trx, principal, input);
     refuseForNotifications(webhook, 'given a signing secret', 'emails are not signed');
     await storeRotatedSecret(trx, webhook.id, box.seal(secret, signingSecretContext(webhook.id)), graceSeconds === 0 ? null : now + graceSeconds * 1_000, now);
+    await recordAudit(trx, context, principal, { action: 'webhook.secret_rotated', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
     return { scope, row: (await findProjectWebhook(trx, scope.project.id, webhook.id))! };
   });
   return { webhook: toWebhookInfo(scope, row, context.now()), secret };
@@ -221,6 +231,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
       { id: eventId, projectId: scope.project.id, type, payload, now },
       { id: deliveryId, webhookId: webhook.id, lease: { owner: leaseOwner, expiresAt: now + settings.leaseMs } },
     );
+    await recordAudit(trx, context, principal, { action: 'webhook.tested', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
     return loadDeliveryJobs(trx, [deliveryId]);
   });
   const [job] = jobs;

@@ -71,7 +71,7 @@ export function settingsArea(dependencies: SettingsDependencies): RoutePlugin {
         // The stylesheet and script are the same for everyone: no session lookup for them.
         if (request.url.startsWith('/settings/assets/')) return;
         const cookie = readSessionCookie(request.headers.cookie, sessionCookieFor(context.urls.baseUrl).name);
-        request.session = cookie.kind === 'one' ? await resumeSession(context, cookie.id) : null;
+        request.session = cookie.kind === 'one' ? await resumeSession(context, cookie.id, request.clientAddress) : null;
         request.severalSessionCookies = cookie.kind === 'several';
       });
       scope.addHook('preHandler', async (request, reply) => {

@@ -39,6 +39,7 @@ export interface Database {
   members: MembersTable;
   person_links: PersonLinksTable;
   person_sessions: PersonSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export interface WorkspacesTable {
@@ -391,3 +392,21 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type TokenRow = Selectable<TokensTable>;
+
+/** One entry of the audit log (docs/privacy.md): who changed what, when, from where. */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  /** null for a change outside any workspace (an admin token created or revoked, an admin's sign-in). */
+  workspace_id: string | null;
+  project_id: string | null;
+  actor_type: string;
+  actor_id: string;
+  /** The actor's name when they acted. */
+  actor_name: string;
+  action: string;
+  object_type: string | null;
+  object_id: string | null;
+  ip: string | null;
+}
+export type AuditLogRow = Selectable<AuditLogTable>;

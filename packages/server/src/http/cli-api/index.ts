@@ -11,6 +11,7 @@ import type { RoutePlugin } from '../app.js';
 import { sendError } from '../error-replies.js';
 import { refuseUnstorableInput } from '../storable-input.js';
 import type { CliApiInstance, CliRoutes } from './cli-api-instance.js';
+import { auditLogRoutes } from './audit-log.js';
 import { formRoutes } from './forms.js';
 import { memberRoutes } from './members.js';
 import { projectRoutes } from './projects.js';
@@ -40,7 +41,7 @@ export interface CliApi {
 }
 
 /** One file per resource; each registers its routes relative to `/api/cli`. */
-const resources: readonly CliRoutes[] = [tokenRoutes, memberRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes, buildRoutes];
+const resources: readonly CliRoutes[] = [tokenRoutes, memberRoutes, projectRoutes, formRoutes, submissionRoutes, webhookRoutes, deliveryRoutes, requestRoutes, deployRoutes, buildRoutes, auditLogRoutes];
 
 /**
  * The private CLI API (docs/cli-api.md): bearer tokens, a per-token rate limit, requests

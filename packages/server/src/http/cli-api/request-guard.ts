@@ -26,7 +26,7 @@ export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: Rat
     }
     let principal: TokenPrincipal;
     try {
-      principal = await authenticator.authenticate(request.headers.authorization);
+      principal = { ...(await authenticator.authenticate(request.headers.authorization)), ip: request.clientAddress };
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.clientAddress);
       void reply.header('www-authenticate', 'Bearer realm="svc"');

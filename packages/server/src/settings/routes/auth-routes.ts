@@ -32,8 +32,8 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
   const { context, authenticator } = tools.dependencies;
   const cookie = () => sessionCookieFor(context.urls.baseUrl);
 
-  const begin = async (reply: FastifyReply, tokenId: string, next: string): Promise<FastifyReply> => {
-    const id = await startSession(context, tokenId);
+  const begin = async (request: FastifyRequest, reply: FastifyReply, tokenId: string, next: string): Promise<FastifyReply> => {
+    const id = await startSession(context, tokenId, request.clientAddress);
     const { name, options } = cookie();
     void reply.setCookie(name, id, { ...options, maxAge: sessionMaxMs / 1000 });
     return redirectTo(reply, next);
@@ -67,7 +67,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     const token = typeof request.body?.token === 'string' ? request.body.token.trim() : '';
     try {
       const principal = await authenticator.authenticateToken(token);
-      return await begin(reply, principal.tokenId, next);
+      return await begin(request, reply, principal.tokenId, next);
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== 'unauthorized') throw error;
       await failures.record(request.clientAddress);
@@ -104,7 +104,7 @@ export function authRoutes(app: FastifyInstance, tools: SettingsRequestTools): v
     const tokenId = await spendLink(context, request.params.secret);
     if (tokenId === null) return linkNotValid(request, reply);
     clearSignInFormCookie(reply, context.urls.baseUrl);
-    return begin(reply, tokenId, '/settings');
+    return begin(request, reply, tokenId, '/settings');
   });
 
   personAuthRoutes(app, tools, allowAttempt);

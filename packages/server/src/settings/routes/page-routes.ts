@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SettingsRequestTools } from '../settings-tools.js';
+import { auditPages } from './audit-pages.js';
 import { deployPages } from './deploy-pages.js';
 import { formPages } from './form-pages.js';
 import { memberPages } from './member-pages.js';
@@ -12,6 +13,7 @@ import { webhookPages } from './webhook-pages.js';
 export function pageRoutes(app: FastifyInstance, tools: SettingsRequestTools): void {
   tokenPages(app, tools);
   memberPages(app, tools);
+  auditPages(app, tools);
   projectPages(app, tools);
   webhookPages(app, tools);
   formPages(app, tools);

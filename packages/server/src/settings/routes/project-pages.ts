@@ -1,3 +1,4 @@
+import { readableAuditLogs } from '../../operations/audit-log.js';
 import type { FastifyInstance } from 'fastify';
 import { projectActivity } from '../../operations/activity.js';
 import { listProjectDeploys } from '../../operations/deploys.js';
@@ -21,7 +22,7 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   app.get('/settings', async (request, reply) => {
     const projects = await listProjects(context, tools.session(request).principal, {});
-    return sendPage(reply, 200, ProjectsPage({ frame: tools.frame(request), projects }));
+    return sendPage(reply, 200, ProjectsPage({ frame: tools.frame(request), projects, auditLogs: await readableAuditLogs(context, tools.session(request).principal, projects.map((project) => project.workspace)) }));
   });
 
   app.get<{ Params: ProjectParams }>('/settings/:workspace/:project', async (request, reply) => {

@@ -33,7 +33,7 @@ describe('settings sessions and sign-in links', () => {
     const id = await startSession(context, tokenId);
     const first = await resumeSession(context, id);
     const second = await resumeSession(context, id);
-    expect(first?.principal).toEqual({ kind: 'token', tokenId, workspaceId: null });
+    expect(first?.principal).toEqual({ kind: 'token', tokenId, workspaceId: null, ip: null });
     expect(first?.csrfToken).toBe(second?.csrfToken);
     expect(await resumeSession(context, `${id}x`)).toBeNull();
   });

@@ -4,6 +4,8 @@ import { randomToken } from '../../ids.js';
 import type { OperationContext, Principal } from '../../operations/context.js';
 import { personPrincipal } from '../../operations/person-sign-in.js';
 import { deletePersonSession, findPersonSession, insertPersonSession, touchPersonSession } from '../../store/queries/person-sessions.js';
+import { recordAudit } from '../../operations/audit-log.js';
+import { findTokenListing } from '../../store/queries/tokens.js';
 import { deleteSession, findLiveSession, insertSession, touchSession } from '../../store/queries/sessions.js';
 
 /** How long a session lives (docs/settings.md): 12 hours without a request, 7 days at most. */
@@ -26,10 +28,15 @@ function csrfTokenOf(sessionId: string): string {
   return createHash('sha256').update(`csrf:${sessionId}`, 'utf8').digest('base64url');
 }
 
-export async function startSession(context: OperationContext, tokenId: string): Promise<string> {
+/** Starts a session of this token; the sign-in is recorded in the audit log in the same transaction. */
+export async function startSession(context: OperationContext, tokenId: string, ip: string | null = null): Promise<string> {
   const id = randomToken(256);
   const now = context.now();
-  await insertSession(context.store.db, { idHash: hashSecret(id), tokenId, now, expiresAt: now + sessionMaxMs });
+  await context.store.transaction(async (trx) => {
+    await insertSession(trx, { idHash: hashSecret(id), tokenId, now, expiresAt: now + sessionMaxMs });
+    const token = await findTokenListing(trx, tokenId);
+    await recordAudit(trx, context, { tokenId, workspaceId: token?.token.workspace_id ?? null, ip }, { action: 'session.started', workspaceId: token?.token.workspace_id ?? null });
+  });
   return id;
 }
 
@@ -42,22 +49,22 @@ export async function startPersonSession(context: OperationContext, personId: st
 }
 
 /** The live session with this id, or null when it is unknown, idle too long, expired or its token revoked. */
-export async function resumeSession(context: OperationContext, sessionId: string): Promise<Session | null> {
+export async function resumeSession(context: OperationContext, sessionId: string, ip: string | null = null): Promise<Session | null> {
   if (sessionId.length === 0 || sessionId.length > 128) return null;
   const idHash = hashSecret(sessionId);
   const record = await findLiveSession(context.store.db, idHash);
-  if (!record) return resumePersonSession(context, sessionId, idHash);
+  if (!record) return resumePersonSession(context, sessionId, idHash, ip);
   const now = context.now();
   if (now >= record.expiresAt || now - record.lastSeenAt >= sessionIdleMs) {
     await deleteSession(context.store.db, idHash);
     return null;
   }
   if (now - record.lastSeenAt >= touchEveryMs) await touchSession(context.store.db, idHash, now);
-  return { principal: { kind: 'token', tokenId: record.tokenId, workspaceId: record.workspaceId }, csrfToken: csrfTokenOf(sessionId) };
+  return { principal: { kind: 'token', tokenId: record.tokenId, workspaceId: record.workspaceId, ip }, csrfToken: csrfTokenOf(sessionId) };
 }
 
 /** A person's session: their memberships are read now, so a removal or new role counts at once. */
-async function resumePersonSession(context: OperationContext, sessionId: string, idHash: string): Promise<Session | null> {
+async function resumePersonSession(context: OperationContext, sessionId: string, idHash: string, ip: string | null): Promise<Session | null> {
   const record = await findPersonSession(context.store.db, idHash);
   if (!record) return null;
   const now = context.now();
@@ -68,7 +75,7 @@ async function resumePersonSession(context: OperationContext, sessionId: string,
   const principal = await personPrincipal(context, record.personId);
   if (!principal) return null;
   if (now - record.lastSeenAt >= touchEveryMs) await touchPersonSession(context.store.db, idHash, now);
-  return { principal, csrfToken: csrfTokenOf(sessionId) };
+  return { principal: { ...principal, ip }, csrfToken: csrfTokenOf(sessionId) };
 }
 
 export async function endSession(context: OperationContext, sessionId: string): Promise<void> {

@@ -1,8 +1,10 @@
 import type { ProjectSummary } from '@svc/protocol/api';
 import { Cell, DataTable, Empty, Time } from './components.js';
+import { auditPath } from './audit-page.js';
 import { Shell, type PageFrame } from './layout.js';
 
-export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[] }) {
+/** `auditLogs`: the workspaces whose audit log the session may read, so the page links them. */
+export function ProjectsPage(props: { frame: PageFrame; projects: readonly ProjectSummary[]; auditLogs: readonly string[] }) {
   const byWorkspace = new Map<string, ProjectSummary[]>();
   for (const project of props.projects) byWorkspace.set(project.workspace, [...(byWorkspace.get(project.workspace) ?? []), project]);
   return (
@@ -24,7 +26,10 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
       ) : (
         [...byWorkspace].map(([workspace, projects]) => (
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
-            <h2 id={`ws-${workspace}`}>{workspace}</h2>
+            <div class="section-head">
+              <h2 id={`ws-${workspace}`}>{workspace}</h2>
+              {props.auditLogs.includes(workspace) ? <a href={auditPath(workspace)}>Audit log</a> : null}
+            </div>
             <p class="small">
               <a href={`/settings/${encodeURIComponent(workspace)}/members`}>Members of {workspace}</a>
             </p>
