@@ -170,6 +170,15 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(listed.json<{ hooks: { id: string; lastUsedAt: string | null }[] }>().hooks).toEqual([expect.objectContaining({ id: hook.id, lastUsedAt: expect.any(String) })]);
     expect((await cli.svc(['hooks', 'remove', hook.id], { cwd: directory })).code).toBe(0);
     expect((await request(hook.url, { method: 'POST' })).status).toBe(404);
+
+    type Entry = { action: string; actor: { type: string; name: string }; object: { type: string; id: string } | null };
+    const audit = (await cli.svc(['audit-log', '--workspace', workspace, '--limit', '200', '--json'])).json<{ entries: Entry[] }>().entries;
+    const actions = (action: string) => audit.filter((entry) => entry.action === action);
+    expect(actions('git.connected')).toEqual([expect.objectContaining({ actor: expect.objectContaining({ type: 'token' }), object: { type: 'project', id: 'site' } })]);
+    expect(actions('hook.created')).toEqual([expect.objectContaining({ object: { type: 'hook', id: hook.id } })]);
+    expect(actions('hook.removed')).toEqual([expect.objectContaining({ object: { type: 'hook', id: hook.id } })]);
+    expect(actions('build.queued')).toContainEqual(expect.objectContaining({ actor: expect.objectContaining({ type: 'system', name: 'cms' }), object: { type: 'build', id: build.id } }));
+    expect(JSON.stringify(audit)).not.toContain(hook.url.split('/').pop());
   });
 
   it('two pushes in a row: the first is canceled or finished, the second is what stays live', { timeout: 180_000 }, async () => {

@@ -153,6 +153,28 @@ describe.runIf(backend.available)(`members, invites and sign-in by email on ${ba
     expect((await members()).map((member) => member.email)).not.toContain('kim@agency.example');
   });
 
+  it('writes each change of a membership to the audit log once, naming who acted', async () => {
+    const invited = await invite('audit-trail@agency.example', '--name', 'Lee');
+    expect(invited.code).toBe(0);
+    const url = invited.json<{ member: Member; inviteUrl: string }>();
+    const lee = url.member;
+    await openLink(url.inviteUrl);
+    expect((await cli.svc(['members', 'set', lee.id, '--role', 'owner', '--json'])).code).toBe(0);
+    expect((await cli.svc(['members', 'remove', lee.id, '--json'])).code).toBe(0);
+    type Entry = { action: string; actor: { type: string; id: string; name: string }; object: { type: string; id: string } | null; workspace: string | null };
+    const entries = (await cli.svc(['audit-log', '--workspace', 'acme', '--limit', '200', '--json'])).json<{ entries: Entry[] }>().entries;
+    const aboutLee = entries.filter((entry) => entry.object?.id === lee.id).map((entry) => [entry.action, entry.actor.type]).reverse();
+    expect(aboutLee).toEqual([
+      ['member.invited', 'token'],
+      ['member.joined', 'member'],
+      ['member.role_changed', 'token'],
+      ['member.removed', 'token'],
+    ]);
+    const signedIn = entries.filter((entry) => entry.action === 'session.started' && entry.actor.id === lee.id);
+    expect(signedIn).toHaveLength(1);
+    expect(signedIn[0]!.actor).toEqual({ type: 'member', id: lee.id, name: 'Lee' });
+  });
+
   it('emails a sign-in link to a member, answers an unknown address the same, and the link works once', async () => {
     const before = mail.mails.length;
     const asked = await new PageSession(cli.url).post('/login/email', { email: 'sam@agency.example' });

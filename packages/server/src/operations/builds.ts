@@ -3,6 +3,7 @@ import type { BuildInfo, BuildLogResponse, EnvironmentName } from '@svc/protocol
 import { newId } from '../ids.js';
 import { findBuild, listBuilds, queueBuild } from '../store/queries/builds.js';
 import type { BuildRow, BuildTrigger, ProjectRow } from '../store/schema.js';
+import { recordAuditAs, systemActor } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { environmentNames } from './config-plan.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
@@ -47,7 +48,12 @@ export async function enqueueBuild(
     started_at: null,
     finished_at: null,
   };
-  await context.store.transaction((trx) => queueBuild(trx, row));
+  await context.store.transaction(async (trx) => {
+    await queueBuild(trx, row);
+    // Only inbound webhooks queue builds: the service acts, named by what called it.
+    const actor = systemActor(input.trigger === 'push' ? 'git-push' : 'deploy-hook', input.createdBy);
+    await recordAuditAs(trx, context, actor, null, { action: 'build.queued', workspaceId: project.workspace_id, projectId: project.id, object: { type: 'build', id: row.id } });
+  });
   // Builds are woken like deliveries: by the outbox's wake-up, here and on other instances.
   context.store.announceEvents();
   return row;

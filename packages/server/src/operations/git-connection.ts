@@ -4,6 +4,7 @@ import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protoco
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
 import { newId } from '../ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
@@ -27,7 +28,7 @@ export async function connectGit(
   principal: Principal,
   input: ProjectInput & { repo: string; token?: string | undefined },
 ): Promise<{ git: { repo: string; pushUrl: string; pushSecret: string } }> {
-  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
   const policy = repoUrlPolicy(context);
   const repo = normalizeRepoUrl(input.repo, policy);
   const unreachable = await checkRepoAddress(repo, policy);
@@ -35,14 +36,17 @@ export async function connectGit(
   const now = context.now();
   const id = newId('git', now);
   const pushSecret = `ghsec_${randomBytes(32).toString('base64url')}`;
-  await upsertGitConnection(context.store.db, {
-    project_id: project.id,
-    id,
-    repo_url: repo,
-    token_sealed: input.token === undefined ? null : context.secrets.seal(input.token, repoTokenContext(project.id)),
-    push_secret_sealed: context.secrets.seal(pushSecret, pushSecretContext(project.id)),
-    created_at: now,
-    updated_at: now,
+  await context.store.transaction(async (trx) => {
+    await upsertGitConnection(trx, {
+      project_id: project.id,
+      id,
+      repo_url: repo,
+      token_sealed: input.token === undefined ? null : context.secrets.seal(input.token, repoTokenContext(project.id)),
+      push_secret_sealed: context.secrets.seal(pushSecret, pushSecretContext(project.id)),
+      created_at: now,
+      updated_at: now,
+    });
+    await recordAudit(trx, context, principal, { action: 'git.connected', workspaceId: workspace.id, projectId: project.id, object: { type: 'project', id: project.name } });
   });
   return { git: { repo, pushUrl: `${context.urls.baseUrl}/api/git/${id}`, pushSecret } };
 }
@@ -56,7 +60,7 @@ export async function createDeployHook(
   principal: Principal,
   input: ProjectInput & { environment: EnvironmentName; name?: string | undefined },
 ): Promise<Pick<CreateHookResponse, 'hook'>> {
-  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
   const branches = JSON.parse(project.environments) as Record<string, { branch?: string } | undefined>;
   if (branches[input.environment]?.branch === undefined) {
     throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${Object.keys(branches).join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
@@ -65,7 +69,10 @@ export async function createDeployHook(
   const id = newId('hook', now);
   const secret = randomBytes(20).toString('base64url');
   const name = input.name ?? `${input.environment} hook`;
-  await insertDeployHook(context.store.db, { id, project_id: project.id, name, environment: input.environment, secret_hash: hookSecretHash(secret), created_at: now, last_used_at: null });
+  await context.store.transaction(async (trx) => {
+    await insertDeployHook(trx, { id, project_id: project.id, name, environment: input.environment, secret_hash: hookSecretHash(secret), created_at: now, last_used_at: null });
+    await recordAudit(trx, context, principal, { action: 'hook.created', workspaceId: workspace.id, projectId: project.id, object: { type: 'hook', id } });
+  });
   return { hook: { id, name, environment: input.environment, url: `${context.urls.baseUrl}/api/hooks/${secret}` } };
 }
 
@@ -80,7 +87,10 @@ export async function listProjectHooks(context: OperationContext, principal: Pri
 
 /** `svc hooks remove ID`: its URL stops working at once. */
 export async function removeDeployHook(context: OperationContext, principal: Principal, input: ProjectInput & { id: string }): Promise<{ removed: boolean }> {
-  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  if (!(await deleteDeployHook(context.store.db, project.id, input.id))) throw new ServiceError('not_found', `no deploy hook "${input.id}" in project "${input.project}"`);
+  const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  await context.store.transaction(async (trx) => {
+    if (!(await deleteDeployHook(trx, project.id, input.id))) throw new ServiceError('not_found', `no deploy hook "${input.id}" in project "${input.project}"`);
+    await recordAudit(trx, context, principal, { action: 'hook.removed', workspaceId: workspace.id, projectId: project.id, object: { type: 'hook', id: input.id } });
+  });
   return { removed: true };
 }

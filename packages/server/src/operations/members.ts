@@ -7,6 +7,7 @@ import { deleteInviteLinks, deleteSessionsOfPerson, insertPersonLink } from '../
 import { findWorkspaceById } from '../store/queries/projects.js';
 import type { WorkspaceRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { recordAudit } from './audit-log.js';
 import { isPerson, type OperationContext, type Principal } from './context.js';
 import { displayName, normalizeEmail, normalizeName, toMemberInfo } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
@@ -68,6 +69,7 @@ export async function inviteMember(context: OperationContext, principal: Princip
       await insertMember(trx, member);
     }
     await insertPersonLink(trx, { idHash: hashSecret(secret), personId: person.id, memberId: member.id, purpose: 'invite', now, expiresAt: now + inviteLifetimeMs });
+    await recordAudit(trx, context, principal, { action: 'member.invited', workspaceId: workspace.id, object: { type: 'member', id: member.id } });
     const stored = await findMemberListing(trx, member.id);
     if (!stored) throw new Error(`member ${member.id} vanished while it was invited`);
     return stored;
@@ -91,6 +93,7 @@ export async function setMemberRole(context: OperationContext, principal: Princi
     const listing = await manageableMember(trx, principal, input.id);
     if (listing.member.role === input.role) return toMemberInfo(listing);
     await updateMember(trx, listing.member.id, { role: input.role });
+    await recordAudit(trx, context, principal, { action: 'member.role_changed', workspaceId: listing.member.workspace_id, object: { type: 'member', id: listing.member.id } });
     return toMemberInfo({ ...listing, member: { ...listing.member, role: input.role } });
   });
 }
@@ -104,6 +107,7 @@ export async function removeMember(context: OperationContext, principal: Princip
     const listing = await manageableMember(trx, principal, input.id);
     await deleteMember(trx, listing.member.id);
     await deleteSessionsOfPerson(trx, listing.person.id);
+    await recordAudit(trx, context, principal, { action: 'member.removed', workspaceId: listing.member.workspace_id, object: { type: 'member', id: listing.member.id } });
     return toMemberInfo(listing);
   });
 }

@@ -1,7 +1,8 @@
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { randomToken } from '../ids.js';
-import { activeMemberships, findPersonByEmail, findPersonById, updateMember } from '../store/queries/members.js';
+import { activeMemberships, findMemberListing, findPersonByEmail, findPersonById, updateMember } from '../store/queries/members.js';
 import { findUsablePersonLink, insertPersonLink, spendPersonLink as spendStoredLink } from '../store/queries/person-sessions.js';
+import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
 import { displayName } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
@@ -40,7 +41,14 @@ export async function spendPersonLink(context: OperationContext, secret: string)
   return context.store.transaction(async (trx) => {
     const spent = await spendStoredLink(trx, hashSecret(secret), now);
     if (!spent) return null;
-    if (spent.memberId !== null) await updateMember(trx, spent.memberId, { status: 'active' });
+    if (spent.memberId !== null) {
+      await updateMember(trx, spent.memberId, { status: 'active' });
+      const joined = await findMemberListing(trx, spent.memberId);
+      if (joined) {
+        const actor = { type: 'member' as const, id: joined.member.id, name: displayName(joined.person) };
+        await recordAuditAs(trx, context, actor, null, { action: 'member.joined', workspaceId: joined.member.workspace_id, object: { type: 'member', id: joined.member.id } });
+      }
+    }
     return spent.personId;
   });
 }

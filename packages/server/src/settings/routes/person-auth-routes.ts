@@ -63,7 +63,7 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
       const personId = await spendPersonLink(context, request.params.secret);
       if (personId === null) return linkNotValid(request, reply, kind === 'invite');
       clearSignInFormCookie(reply, context.urls.baseUrl);
-      const id = await startPersonSession(context, personId);
+      const id = await startPersonSession(context, personId, request.clientAddress);
       const { name, options } = sessionCookieFor(context.urls.baseUrl);
       void reply.setCookie(name, id, { ...options, maxAge: sessionMaxMs / 1000 });
       return redirectTo(reply, '/settings');

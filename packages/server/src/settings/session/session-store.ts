@@ -40,11 +40,22 @@ export async function startSession(context: OperationContext, tokenId: string, i
   return id;
 }
 
-/** A session of a person (signed in by an invite or an email link; docs/members.md). */
-export async function startPersonSession(context: OperationContext, personId: string): Promise<string> {
+/**
+ * A session of a person (signed in by an invite or an email link; docs/members.md). The
+ * sign-in is recorded in the audit log of each workspace they are a member of, in the
+ * session's transaction.
+ */
+export async function startPersonSession(context: OperationContext, personId: string, ip: string | null = null): Promise<string> {
   const id = randomToken(256);
   const now = context.now();
-  await insertPersonSession(context.store.db, { idHash: hashSecret(id), personId, now, expiresAt: now + sessionMaxMs });
+  const principal = await personPrincipal(context, personId);
+  await context.store.transaction(async (trx) => {
+    await insertPersonSession(trx, { idHash: hashSecret(id), personId, now, expiresAt: now + sessionMaxMs });
+    if (principal === null) return;
+    for (const membership of principal.memberships) {
+      await recordAudit(trx, context, { ...principal, ip }, { action: 'session.started', workspaceId: membership.workspaceId });
+    }
+  });
   return id;
 }
 
