@@ -45,3 +45,16 @@ export function hostnameOf(host: string | undefined): string | null {
   const hostname = name.toLowerCase().replace(/\.$/, '');
   return /^[a-z0-9.-]{1,253}$/.test(hostname) ? hostname : null;
 }
+
+/** The hostnames the service itself answers on: its base and forms URLs, and `localhost`. */
+export function serviceHostnames(context: { readonly urls: { readonly baseUrl: string; readonly formsUrl: string } }): Set<string> {
+  const names = new Set(['localhost']);
+  for (const url of [context.urls.baseUrl, context.urls.formsUrl]) {
+    try {
+      names.add(new URL(url).hostname.toLowerCase());
+    } catch {
+      // Not known before the server listens.
+    }
+  }
+  return names;
+}

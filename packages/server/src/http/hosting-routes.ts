@@ -5,7 +5,7 @@ import parseRange from 'range-parser';
 import { cacheControl, candidatePaths } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { HeldContents, readAll } from '../hosting/held-contents.js';
-import { siteHostname } from '../hosting/hosted-sites.js';
+import { serviceHostnames, siteHostname } from '../hosting/hosted-sites.js';
 import { SiteDirectory } from '../hosting/site-directory.js';
 import { WidgetTags } from '../hosting/widget-tags.js';
 import type { OperationContext } from '../operations/context.js';
@@ -148,15 +148,3 @@ function requestedRange(request: FastifyRequest, etag: string, size: number): { 
   return { start: ranges[0]!.start, end: ranges[0]!.end };
 }
 
-/** The hostnames the service itself answers on: its base and forms URLs, and `localhost`. */
-function serviceHostnames(context: OperationContext): Set<string> {
-  const names = new Set(['localhost']);
-  for (const url of [context.urls.baseUrl, context.urls.formsUrl]) {
-    try {
-      names.add(new URL(url).hostname.toLowerCase());
-    } catch {
-      // Not known before the server listens.
-    }
-  }
-  return names;
-}

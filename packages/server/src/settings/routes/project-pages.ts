@@ -10,6 +10,7 @@ import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import { OverviewPage } from '../views/overview-page.js';
 import { ProjectsPage } from '../views/projects-page.js';
+import { serviceHostnames, siteHostname } from '../../hosting/hosted-sites.js';
 import { projectPageBase, type ProjectParams } from './route-params.js';
 
 /** `/` (to the settings area), `/settings` (projects the session can see) and each project's overview. */
@@ -18,7 +19,18 @@ export function projectPages(app: FastifyInstance, tools: SettingsRequestTools):
 
   // The service's own address leads to the settings area (hosted sites answer `/` before
   // any route: http/hosting-routes.ts), and from there to /login without a session.
-  app.get('/', (_request, reply) => reply.code(303).header('location', '/settings').send());
+  // GET and HEAD declared together: Fastify's generated HEAD route would add an onSend hook
+  // that rewrites content-length to the empty body's, also for a hosted site's HEAD of `/`.
+  // A hostname that is not the service's and serves no site is not found, as before.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/',
+    handler: (request, reply) => {
+      // (And an asterisk-form target, `GET *`, which routing also takes for `/`.)
+      if (!request.url.startsWith('/') || siteHostname(request.headers.host, serviceHostnames(context)) !== null) return reply.callNotFound();
+      return reply.code(303).header('location', '/settings').send();
+    },
+  });
 
   app.get('/settings', async (request, reply) => {
     const projects = await listProjects(context, tools.session(request).principal, {});
