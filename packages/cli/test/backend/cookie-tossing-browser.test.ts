@@ -52,7 +52,8 @@ describe.runIf(runs)(`a deploy preview tossing a session cookie, in Chromium on 
       await page.getByLabel('Token').fill(cli.adminToken);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${service}/settings`);
-      expect(await page.getByRole('link', { name: 'site' }).count()).toBe(1);
+      // The admin's own view: every workspace, each with its project.
+      expect(await page.getByRole('heading', { name: 'agency', exact: true }).count()).toBe(1);
 
       await page.goto(preview);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Preview');
