@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/server';
+import { ensureWorkspace } from '@svc/server/testing';
 import { type CliTestServer, createProject, deployThroughApi, eventually, PageSession, postJson, selectBackend, serviceJson, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
 
 const backend = await selectBackend();
@@ -61,6 +62,9 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     store = await cli.environment.openStore();
     receiver = await startReceiver(() => ({ status: 200 }));
 
+    // Tokens are made for workspaces that exist; the project that follows is Sam's own doing.
+    await ensureWorkspace(store.db, workspace);
+    await ensureWorkspace(store.db, 'other');
     const sam = (await svcOk(['tokens', 'create', '--name', 'Sam Okafor (laptop)', '--workspace', workspace, '--json'])).json<{ secret: string; token: { id: string } }>();
     samToken = sam.secret;
     samId = sam.token.id;
