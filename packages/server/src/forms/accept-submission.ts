@@ -57,9 +57,9 @@ export interface AcceptedSubmission {
 }
 
 /**
- * The form endpoint's use case, after the form was admitted and the body read: check the
- * fields (an invalid repeat of an idempotency key answers with the original), run the
- * submission checks (spam), keep within the upload quota, store the submission with its
+ * The form endpoint's use case, after the form was admitted and the body read: a repeat of
+ * an idempotency key answers with the original; otherwise check the fields, keep within the
+ * upload quota, run the submission checks (spam), store the submission with its
  * files and event, and say where a person goes next. Refusals are thrown as ServiceErrors.
  * The staged files are committed with the submission or released, however it ends.
  */
@@ -78,16 +78,22 @@ async function accept(services: SubmissionServices, posted: PostedSubmission, re
   // Captcha solutions are instructions too: checked, never stored (docs/form-endpoint.md).
   const { fields, solutions } = separateSolutions(postedFields);
 
+  // A repeat of an idempotency key answers with the original whatever it carries now: before
+  // the checks, which would refuse it (its fields, or a captcha solution already spent).
+  const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey, receivedAt);
+  if (original !== null) {
+    await discardAll(uploads);
+    return answer(services, posted, instructions, original, true);
+  }
   const errors = { ...checkFields(fields, posted.inexactNumbers), ...unstorableFieldErrors(posted.fields) };
   if (Object.keys(errors).length > 0) {
     await discardAll(uploads);
-    const original = idempotencyKey === null ? null : await findOriginal(services, form.id, idempotencyKey, receivedAt);
-    if (original !== null) return answer(services, posted, instructions, original, true);
     throw new ServiceError('validation_failed', Object.entries(errors).map(([name, problem]) => `${name} ${problem}`).join('; '), { errors });
   }
 
-  const { state, spamReason } = await discardingOnFailure(uploads, () => classifySubmission({ form, fields, instructions, solutions, client }, services.checks ?? submissionChecks));
+  // The quota first: a post refused for it keeps its captcha solution unspent.
   await discardingOnFailure(uploads, () => services.quota.allow(form.projectId, uploads.reduce((bytes, upload) => bytes + upload.staged.size, 0)));
+  const { state, spamReason } = await discardingOnFailure(uploads, () => classifySubmission({ form, fields, instructions, solutions, client }, services.checks ?? submissionChecks));
   const files: SubmissionFile[] = uploads.map((upload) => ({
     field: upload.field,
     name: upload.name,

@@ -98,6 +98,19 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       expect((await postJson(formUrl(form), {})).status).toBe(422);
     });
 
+    it('answers a retry with the same idempotency key with the original submission, though its solution is spent', async () => {
+      const form = await protectedForm({ captcha: 'altcha' });
+      const key = crypto.randomUUID();
+      const body = { email: 'ada@example.com', altcha: await solved(form) };
+      const first = await postJson(formUrl(form), body, { 'idempotency-key': key });
+      const retry = await postJson(formUrl(form), body, { 'idempotency-key': key });
+      expect(first.status).toBe(200);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(await rows(form)).toHaveLength(1);
+    });
+
     it('accepts a solved challenge once, in JSON, multipart and urlencoded alike, never storing the solution', async () => {
       const form = await protectedForm({ captcha: 'altcha' });
       const altcha = await solved(form);
