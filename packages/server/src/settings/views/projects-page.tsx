@@ -28,11 +28,11 @@ export function ProjectsPage(props: { frame: PageFrame; projects: readonly Proje
           <section class="card" key={workspace} aria-labelledby={`ws-${workspace}`}>
             <div class="section-head">
               <h2 id={`ws-${workspace}`}>{workspace}</h2>
-              {props.auditLogs.includes(workspace) ? <a href={auditPath(workspace)}>Audit log</a> : null}
+              <span class="workspace-links">
+                <a href={`/settings/${encodeURIComponent(workspace)}/members`}>Members</a>
+                {props.auditLogs.includes(workspace) ? <a href={auditPath(workspace)}>Audit log</a> : null}
+              </span>
             </div>
-            <p class="small">
-              <a href={`/settings/${encodeURIComponent(workspace)}/members`}>Members of {workspace}</a>
-            </p>
             <DataTable headers={['Project', 'Framework', 'Updated']}>
               {projects.map((project) => (
                 <tr key={project.project}>
