@@ -4,7 +4,7 @@ import { insertAuditEntry, listAuditEntries, type AuditLogRecord } from '../stor
 import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
 import type { Db } from '../store/store.js';
 import { isAdmin, isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
-import { actingName, canSee } from './rights.js';
+import { actingName, canManagePeople } from './rights.js';
 import { isoTime } from './iso-time.js';
 import { auditCursor } from './listing-cursor.js';
 import { workspaceInScope } from './scope.js';
@@ -74,8 +74,8 @@ export function requireAuditReader(principal: Principal, workspaceId: string): v
 
 /** Whether the principal may read the workspace's audit log: a token that sees it, or an owner. */
 export function mayReadAuditLog(principal: Principal, workspaceId: string): boolean {
-  if (isPerson(principal)) return membershipIn(principal, workspaceId)?.role === 'owner';
-  return canSee(principal, workspaceId);
+  // The same people who manage the workspace's members and tokens.
+  return canManagePeople(principal, workspaceId);
 }
 
 /** Of these workspace slugs, those whose audit log the principal may read (the projects page links them). */

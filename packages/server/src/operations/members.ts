@@ -11,7 +11,7 @@ import { recordAudit } from './audit-log.js';
 import { isPerson, type OperationContext, type Principal } from './context.js';
 import { displayName, normalizeEmail, normalizeName, toMemberInfo } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
-import { canManagePeople, requireManagePeople, visibleWorkspaceIds } from './rights.js';
+import { canManagePeople, canSee, requireManagePeople, visibleWorkspaceIds } from './rights.js';
 import { workspaceInScope } from './scope.js';
 
 /** An invite link works once, for 7 days (docs/members.md). */
@@ -28,7 +28,7 @@ async function workspaceOf(db: Db, principal: Principal, slug: string | undefine
 /** A member the principal may see, or `not_found`; then `forbidden` unless they may manage members. */
 async function manageableMember(db: Db, principal: Principal, id: string) {
   const listing = await findMemberListing(db, id);
-  if (!listing || !(visibleWorkspaceIds(principal)?.includes(listing.member.workspace_id) ?? true)) throw new ServiceError('not_found', `no member "${id}"`);
+  if (!listing || !canSee(principal, listing.member.workspace_id)) throw new ServiceError('not_found', `no member "${id}"`);
   requireManagePeople(principal, listing.member.workspace_id);
   return listing;
 }

@@ -7,7 +7,7 @@ import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
 import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
-import { canManagePeople, canSee, requireManagePeople, requireToken, visibleWorkspaceIds } from './rights.js';
+import { canManagePeople, canSee, requireAdmin, requireManagePeople, requireToken, visibleWorkspaceIds } from './rights.js';
 import { workspaceInScope } from './scope.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 
@@ -52,7 +52,7 @@ export async function createToken(
     const problem = admin ? 'an admin token sees every workspace: give a workspace or admin, not both' : 'give the workspace the token is for, or admin for a server-wide token';
     throw new ServiceError('validation_failed', problem, { errors: { workspace: problem } });
   }
-  if (admin && !isAdmin(principal)) throw new ServiceError('forbidden', 'only an admin token can make admin tokens');
+  if (admin) requireAdmin(principal, 'make admin tokens');
   const secret = generateToken();
   const now = context.now();
   const listing = await context.store.transaction(async (trx) => {

@@ -71,7 +71,7 @@ export async function resumeSession(context: OperationContext, sessionId: string
     return null;
   }
   if (now - record.lastSeenAt >= touchEveryMs) await touchSession(context.store.db, idHash, now);
-  return { principal: { kind: 'token', tokenId: record.tokenId, workspaceId: record.workspaceId, ip }, csrfToken: csrfTokenOf(sessionId) };
+  return { principal: { kind: 'token', tokenId: record.tokenId, workspaceId: record.workspaceId, name: record.tokenName, ip }, csrfToken: csrfTokenOf(sessionId) };
 }
 
 /** A person's session: their memberships are read now, so a removal or new role counts at once. */

@@ -4,6 +4,8 @@ export interface SessionRecord {
   readonly idHash: string;
   readonly tokenId: string;
   readonly workspaceId: string | null;
+  /** The token's `--name`: what the session's replies and audit entries are signed with. */
+  readonly tokenName: string;
   readonly createdAt: number;
   readonly lastSeenAt: number;
   readonly expiresAt: number;
@@ -21,7 +23,7 @@ export async function findLiveSession(db: Db, idHash: string): Promise<SessionRe
   const row = await db
     .selectFrom('sessions')
     .innerJoin('tokens', 'tokens.id', 'sessions.token_id')
-    .select(['sessions.id_hash', 'sessions.token_id', 'tokens.workspace_id', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .select(['sessions.id_hash', 'sessions.token_id', 'tokens.workspace_id', 'tokens.name', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at'])
     .where('sessions.id_hash', '=', idHash)
     .where('tokens.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -30,6 +32,7 @@ export async function findLiveSession(db: Db, idHash: string): Promise<SessionRe
     idHash: row.id_hash,
     tokenId: row.token_id,
     workspaceId: row.workspace_id,
+    tokenName: row.name,
     createdAt: Number(row.created_at),
     lastSeenAt: Number(row.last_seen_at),
     expiresAt: Number(row.expires_at),
