@@ -94,3 +94,10 @@ export async function listBuildsAndDeliveries(
   entries.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return { entries: entries.slice(0, limit).map((item) => item.entry) };
 }
+
+/** The deploys page: the deliveries that built nothing (ignored or refused), newest first. */
+export async function listDeliveriesThatBuiltNothing(context: OperationContext, principal: Principal, input: ProjectInput & { limit: number }): Promise<InboundDeliveryInfo[]> {
+  const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
+  const rows = await listInboundDeliveries(context.store.db, project.id, { verdicts: ['ignored', 'refused'], limit: input.limit });
+  return rows.map(toInboundDeliveryInfo);
+}
