@@ -29,7 +29,7 @@ describe('settings sessions and sign-in links', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('resumes a session with its token's scope and name and a stable CSRF token', async () => {
+  it('resumes a session with the scope and name of its token and a stable CSRF token', async () => {
     const id = await startSession(context, tokenId);
     const first = await resumeSession(context, id);
     const second = await resumeSession(context, id);
