@@ -13,7 +13,7 @@ import {
 } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
-import { insertEvent } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
 import type { DeployRow, ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';

@@ -4,7 +4,7 @@ import { hashesEqual, hashToken } from '../auth/token-secrets.js';
 import { newId, randomToken } from '../ids.js';
 import type { VisitorRequest } from '../pinpoints/request-body.js';
 import { countRequests, findRequest, insertReply, insertRequest, listRequests, repliesTo, setRequestStatus } from '../store/queries/requests.js';
-import { insertEvent } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
 import type { RequestReplyRow, RequestRow, RequestStatus } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
