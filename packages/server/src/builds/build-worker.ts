@@ -46,7 +46,7 @@ export class BuildWorker {
   /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
   async start(): Promise<void> {
     await this.recover(this.context.store.capabilities.singleInstance);
-    this.unsubscribe = this.context.store.onEvents(() => this.wake());
+    this.unsubscribe = this.context.store.signals.events.on(() => this.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
       this.wake();
@@ -168,8 +168,8 @@ export class BuildWorker {
         log.append(`live: ${live.id} (${site.files.length} files)\n`);
         await finishBuild(trx, build.id, this.owner, { state: 'succeeded', error: null, log: log.value, now });
       });
-      context.store.announceEvents();
-      context.store.announceSites();
+      context.store.signals.events.announce();
+      context.store.signals.sites.announce();
       this.logger.info({ build: build.id, deploy: live.id, environment: build.environment }, 'build deployed');
     } catch (error) {
       const reason = this.reasonOf(error, controller);
@@ -197,7 +197,7 @@ export class BuildWorker {
       await updateBuildProgress(trx, build.id, this.owner, { deploy_id: started.id });
       return started;
     });
-    this.context.store.announceEvents();
+    this.context.store.signals.events.announce();
     return row;
   }
 
@@ -209,7 +209,7 @@ export class BuildWorker {
       if (deploy) await failDeploy(trx, context, { project, workspace }, deploy, withLog, now);
       await finishBuild(trx, build.id, this.owner, { state: 'failed', error: reason, log: log.value, now });
     });
-    context.store.announceEvents();
+    context.store.signals.events.announce();
     this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
   }
 
@@ -251,6 +251,6 @@ export class BuildWorker {
       });
       this.logger.warn({ build: build.id }, 'failed a build a stopped server left building');
     }
-    if (left.length > 0) context.store.announceEvents();
+    if (left.length > 0) context.store.signals.events.announce();
   }
 }
