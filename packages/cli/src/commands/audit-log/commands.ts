@@ -1,7 +1,8 @@
 import { auditPageSize } from '@svc/protocol';
-import { defineCommand } from '../../command.js';
+import { handlersIn, lazyCommand } from '../../command.js';
+import { pageFlags } from '../../common-options.js';
 
-export const auditLogCommand = defineCommand({
+export const auditLogCommand = lazyCommand(handlersIn(() => import('./run.js'))('list'), {
   name: 'audit-log',
   summary: 'who changed what: the audit log, newest first (admin tokens, a workspace\'s tokens and owners)',
   description:
@@ -11,13 +12,11 @@ export const auditLogCommand = defineCommand({
     project: { flag: '--project <name>', description: 'only this project of the workspace' },
     action: { flag: '--action <action>', description: 'only this action, e.g. webhook.deleted (docs/privacy.md lists them)' },
     since: { flag: '--since <time>', description: 'only entries since this time, ISO 8601 or a duration ago such as 7d' },
-    limit: { flag: '--limit <n>', description: `entries per page, 1 to ${auditPageSize.max} (default ${auditPageSize.default})` },
-    cursor: { flag: '--cursor <cursor>', description: 'continue after the page that gave this cursor' },
+    ...pageFlags('entries', auditPageSize),
   },
   examples: [
     'svc audit-log --workspace acme',
     'svc audit-log --workspace acme --project site --action submission.deleted --since 30d',
     'svc audit-log --workspace acme --json | jq -r \'.entries[] | "\\(.at) \\(.actor.name) \\(.action)"\'',
   ],
-  run: async (context): Promise<number> => (await import('./run.js')).list(context),
 });

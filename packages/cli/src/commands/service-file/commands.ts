@@ -1,11 +1,11 @@
-import { defineCommand } from '../../command.js';
-import { projectFlags, yesFlag } from '../../common-options.js';
+import { handlersIn, lazyCommand } from '../../command.js';
+import { projectCommand, projectFlags, yesFlag } from '../../common-options.js';
 import { frameworks } from '../../project/detect-framework.js';
 
 // The commands that read or write ./service.json. Each loads its handler when it runs: the
 // schema validator they share is not needed by the other commands' starts.
 
-export const validateCommand = defineCommand({
+export const validateCommand = lazyCommand(handlersIn(() => import('./validate.js'))('runValidate'), {
   name: 'validate',
   summary: 'check service.json offline, with the line and column of every error',
   description:
@@ -13,10 +13,9 @@ export const validateCommand = defineCommand({
     'Each error is printed as FILE:LINE:COLUMN error POINTER MESSAGE. Exit 0 when valid, 1 when invalid or unreadable.',
   arguments: { file: { description: 'the file to check (default: ./service.json)', optional: true } },
   examples: ['svc validate', 'svc validate sites/blog/service.json', 'svc validate --json'],
-  run: async (context): Promise<number> => (await import('./validate.js')).runValidate(context),
 });
 
-export const initCommand = defineCommand({
+export const initCommand = lazyCommand(handlersIn(() => import('./init.js'))('runInit'), {
   name: 'init',
   summary: 'create the project on the service (and its workspace if new) and write ./service.json',
   description: `Create a project on the service, and its workspace if it is new (admin tokens only), then write ./service.json with $schema pointing at the server's schema. On a terminal, asks for what the flags do not give; otherwise uses defaults: the token's workspace, the directory's name, the framework detected in the directory (next.config.* → next, astro.config.* → astro, index.html → static, else unknown) and the git branch checked out (else main). Never overwrites an existing service.json without --force.`,
@@ -29,10 +28,9 @@ export const initCommand = defineCommand({
     force: { flag: '--force', description: 'overwrite an existing ./service.json' },
   },
   examples: ['svc init', 'svc init --workspace acme --project site --yes', 'svc init --workspace acme --project blog --framework astro --branch main --json'],
-  run: async (context): Promise<number> => (await import('./init.js')).runInit(context),
 });
 
-export const linkCommand = defineCommand({
+export const linkCommand = lazyCommand(handlersIn(() => import('./link.js'))('runLink'), {
   name: 'link',
   summary: 'link this directory to an existing project: write ./service.json from the service',
   description: `Write ./service.json from the state of an existing project on the service. On a terminal, lets you pick the project when --workspace and --project are not both given. Never overwrites an existing service.json without --force (use \`svc pull\` to refresh one).`,
@@ -43,10 +41,9 @@ export const linkCommand = defineCommand({
     force: { flag: '--force', description: 'overwrite an existing ./service.json' },
   },
   examples: ['svc link', 'svc link --workspace acme --project site', 'svc link --workspace acme --project site --force --json'],
-  run: async (context): Promise<number> => (await import('./link.js')).runLink(context),
 });
 
-export const pushCommand = defineCommand({
+export const pushCommand = lazyCommand(handlersIn(() => import('./push.js'))('runPush'), {
   name: 'push',
   summary: 'apply ./service.json to the service and print each form\'s endpoint URL',
   description: `Check ./service.json exactly as \`svc validate\` does, then apply it to the project in one transaction: framework, environments, forms (created, or renamed by slug: endpoint ids never change), domains, pinpoints and auto (auto is stored but not enforced yet). Prints each change of what is in effect and each form's slug, endpoint id and URL. Applying the same file again changes nothing.
@@ -59,14 +56,11 @@ A form that is on the server but not in the file is kept, with its submissions, 
     ...yesFlag,
   },
   examples: ['svc push', 'svc push --dry-run', 'svc push --prune --yes', 'svc push --json | jq -r \'.forms[] | "\\(.slug) \\(.url)"\''],
-  run: async (context): Promise<number> => (await import('./push.js')).runPush(context),
 });
 
-export const pullCommand = defineCommand({
+export const pullCommand = projectCommand(handlersIn(() => import('./pull.js'))('runPull'), {
   name: 'pull',
   summary: 'rewrite ./service.json from the project\'s state on the service',
   description: `Rewrite ./service.json from the project on the service. Keys are always written in the schema's order, with two-space indentation, so pulling twice gives the same file. A $schema already in the file is kept.`,
-  flags: projectFlags,
   examples: ['svc pull', 'svc pull --workspace acme --project site', 'svc pull --json'],
-  run: async (context): Promise<number> => (await import('./pull.js')).runPull(context),
 });
