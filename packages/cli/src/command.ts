@@ -93,12 +93,13 @@ export function handlersIn<M>(load: () => Promise<M>): (name: keyof M & string) 
   return (name) => async (context) => ((await load())[name] as Handler)(context);
 }
 
-/** defineCommand() for a spec whose handler is loaded when it runs. */
+/** defineCommand() for the command `name` whose handler is loaded when it runs. */
 export function lazyCommand<const F extends FlagSpecs = Record<never, FlagSpec>, const A extends ArgumentSpecs = Record<never, ArgumentSpec>>(
+  name: string,
   run: Handler,
-  spec: Omit<CommandSpec<F, A>, 'run'>,
+  spec: Omit<CommandSpec<F, A>, 'name' | 'run'>,
 ): CommandSpec<F, A> {
-  return { ...spec, run };
+  return { name, ...spec, run };
 }
 
 export function defineGroup(group: CommandGroup): CommandGroup {

@@ -32,12 +32,13 @@ export function idArgument(description: string): { readonly id: { readonly descr
 }
 
 /**
- * A command that acts on one project, run by a handler loaded when it runs: its own flags
+ * The command `name` that acts on one project, run by a handler loaded when it runs: its own flags
  * are followed by `--workspace` and `--project`.
  */
 export function projectCommand<const F extends FlagSpecs = Record<never, FlagSpec>, const A extends ArgumentSpecs = Record<never, ArgumentSpec>>(
+  name: string,
   run: Handler,
-  spec: Omit<CommandSpec<F & ProjectFlags, A>, 'flags' | 'run'> & { readonly flags?: F },
+  spec: Omit<CommandSpec<F & ProjectFlags, A>, 'name' | 'flags' | 'run'> & { readonly flags?: F },
 ): CommandSpec<F & ProjectFlags, A> {
-  return lazyCommand<F & ProjectFlags, A>(run, { ...spec, flags: { ...spec.flags, ...projectFlags } as F & ProjectFlags });
+  return lazyCommand<F & ProjectFlags, A>(name, run, { ...spec, flags: { ...spec.flags, ...projectFlags } as F & ProjectFlags });
 }

@@ -2,8 +2,7 @@ import { auditPageSize } from '@svc/protocol';
 import { handlersIn, lazyCommand } from '../../command.js';
 import { pageFlags } from '../../common-options.js';
 
-export const auditLogCommand = lazyCommand(handlersIn(() => import('./run.js'))('list'), {
-  name: 'audit-log',
+export const auditLogCommand = lazyCommand('audit-log', handlersIn(() => import('./run.js'))('list'), {
   summary: 'who changed what: the audit log, newest first (admin tokens, a workspace\'s tokens and owners)',
   description:
     'List the audit log, newest first: one entry per change made through the CLI, the settings area or an inbound webhook, with who acted, the action, the project and the object changed (by id, never its contents). An admin token sees every workspace unless --workspace names one; a workspace token sees its own. --since takes an ISO 8601 time or a duration back from now (24h, 7d). Entries are kept as long as `svc serve --retention-audit` says (400 days by default).',

@@ -3,8 +3,7 @@ import { environmentFlag, idArgument, projectCommand } from '../../common-option
 
 const managed = handlersIn(() => import('./manage.js'));
 
-export const deployCommand = projectCommand(handlersIn(() => import('./run.js'))('deploy'), {
-  name: 'deploy',
+export const deployCommand = projectCommand('deploy', handlersIn(() => import('./run.js'))('deploy'), {
   summary: 'upload a build of the site and make it live for an environment',
   description: `Deploy DIR (default by the framework in service.json: static → ., astro → dist, next → out) to an environment: the one given with --environment, else the one whose branch in service.json is the git branch checked out. --build runs \`npm run build\` first, its output on stderr.
 
@@ -21,23 +20,20 @@ Every file is hashed here; the service says which contents it lacks, only those 
 
 const deployId = idArgument('the deploy\'s id (from `svc deploys list`)');
 
-export const deploysList = projectCommand(managed('list'), {
-  name: 'list',
+export const deploysList = projectCommand('list', managed('list'), {
   summary: 'list the deploys, newest first, and what each environment serves',
   flags: { environment: environmentFlag('--environment <env>', 'only deploys to this environment') },
   examples: ['svc deploys list', 'svc deploys list --environment production --json'],
 });
 
-export const deploysPromote = projectCommand(managed('promote'), {
-  name: 'promote',
+export const deploysPromote = projectCommand('promote', managed('promote'), {
   summary: 'make a finished deploy live on an environment (deploy.promoted)',
   arguments: deployId,
   flags: { to: environmentFlag('--to <env>', 'the environment to serve it on (required)') },
   examples: ['svc deploys promote dpl-… --to production'],
 });
 
-export const deploysRollback = projectCommand(managed('rollback'), {
-  name: 'rollback',
+export const deploysRollback = projectCommand('rollback', managed('rollback'), {
   summary: 'serve an earlier deploy on an environment again (deploy.promoted)',
   description: 'Serve the deploy given, or without one the finished deploy of the environment before the one live now. What is served switches at once.',
   arguments: { id: { description: 'the deploy to go back to (default: the one before the live one)', optional: true } },

@@ -3,14 +3,12 @@ import { projectCommand } from '../../common-options.js';
 
 const run = handlersIn(() => import('./run.js'));
 
-export const formsList = projectCommand(run('list'), {
-  name: 'list',
+export const formsList = projectCommand('list', run('list'), {
   summary: 'list the project\'s forms: slug, name, endpoint id, URL, rate limit',
   examples: ['svc forms list', 'svc forms list --json | jq -r \'.forms[].url\''],
 });
 
-export const formsSet = projectCommand(run('set'), {
-  name: 'set',
+export const formsSet = projectCommand('set', run('set'), {
   summary: 'set a form\'s success and error URLs, notification emails and rate limit',
   description: `Change a form's settings; what is not given keeps its value. --success-url and --error-url are where a browser goes after a plain HTML post succeeds or fails (absolute http:// or https:// URLs; \`none\` removes one). --notify sets who is emailed about each new submission (comma-separated or the flag repeated; \`none\` for nobody; the server needs --smtp-url). --rate-limit takes requests/window as \`svc serve --rate-limit\` does, or \`default\`. --retention removes the form's submissions older than a duration (90d, 12h; at least 1m), in the background; \`none\` keeps them until deleted. Spam protection: --captcha makes every post solve a captcha (altcha is built in and needs nothing else; turnstile and hcaptcha need the provider's secret key, read from the environment variable named by --captcha-secret-env and stored encrypted); --max-links sends a submission with more links than that to Spam (\`none\` for no limit); --origins limits which browser pages may post: \`any\`, \`project\` (its domains and local development hosts) or a comma-separated list of origins.`,
   arguments: { slug: { description: 'the form\'s slug' } },
@@ -34,8 +32,7 @@ export const formsSet = projectCommand(run('set'), {
   ],
 });
 
-export const formsSetRateLimit = projectCommand(run('setRateLimit'), {
-  name: 'set-rate-limit',
+export const formsSetRateLimit = projectCommand('set-rate-limit', run('setRateLimit'), {
   summary: 'give a form its own rate limit per client IP, or put it back on the default (as forms set --rate-limit)',
   description: `Give a form its own limit of submissions per client IP, written requests/window as for \`svc serve --rate-limit\` (window in s, m, h or d; a bare number is seconds), or \`default\` to use the server's limit again (30/5m unless the server sets another). Bounds: 1 to 1,000,000 requests, windows of 1 second to 24 hours.`,
   arguments: {

@@ -3,8 +3,7 @@ import { environmentFlag, idArgument, projectCommand } from '../../common-option
 
 const run = handlersIn(() => import('./run.js'));
 
-export const gitConnect = projectCommand(run('connect'), {
-  name: 'connect',
+export const gitConnect = projectCommand('connect', run('connect'), {
   summary: 'set the project\'s repository; prints its push webhook, the secret this once',
   description: `Set the git repository the service builds the project from (docs/hosting.md, "Deploys from git"): an https:// URL; for a private repository, name the environment variable that holds an access token with --token-env (the token is stored encrypted and never shown again). file:// URLs and local paths only when the server runs with --allow-local-repos. Prints the push webhook's URL and secret, this once: give both to GitHub, Gitea, Forgejo or GitLab. Connecting again rotates the secret.`,
   flags: {
@@ -20,8 +19,7 @@ export const gitCommand = defineGroup({
   commands: [gitConnect],
 });
 
-export const hooksCreate = projectCommand(run('createHook'), {
-  name: 'create',
+export const hooksCreate = projectCommand('create', run('createHook'), {
   summary: 'create a deploy hook; its URL is printed this once',
   description: 'A deploy hook is a URL that builds and deploys the head of an environment\'s branch when anything POSTs to it: for a CMS that publishes, or a schedule. The URL is the secret: it is printed this once.',
   flags: {
@@ -31,14 +29,12 @@ export const hooksCreate = projectCommand(run('createHook'), {
   examples: ['svc hooks create --environment production --name cms', 'curl -X POST "$(svc hooks create --environment staging --json | jq -r .hook.url)"'],
 });
 
-export const hooksList = projectCommand(run('listHooks'), {
-  name: 'list',
+export const hooksList = projectCommand('list', run('listHooks'), {
   summary: 'list the project\'s deploy hooks (never their URLs)',
   examples: ['svc hooks list', 'svc hooks list --json'],
 });
 
-export const hooksRemove = projectCommand(run('removeHook'), {
-  name: 'remove',
+export const hooksRemove = projectCommand('remove', run('removeHook'), {
   summary: 'remove a deploy hook: its URL stops working at once',
   arguments: idArgument('the hook\'s id (from `svc hooks list`)'),
   examples: ['svc hooks remove hook_06gztftsnm20n7cy0sc5myj7rr'],
@@ -50,22 +46,19 @@ export const hooksCommand = defineGroup({
   commands: [hooksCreate, hooksList, hooksRemove],
 });
 
-export const buildsList = projectCommand(run('listBuilds'), {
-  name: 'list',
+export const buildsList = projectCommand('list', run('listBuilds'), {
   summary: 'builds from git, newest first, with their state',
   flags: { environment: environmentFlag('--environment <environment>', 'only this environment\'s builds') },
   examples: ['svc builds list', 'svc builds list --environment staging --json'],
 });
 
-export const buildsShow = projectCommand(run('showBuild'), {
-  name: 'show',
+export const buildsShow = projectCommand('show', run('showBuild'), {
   summary: 'one build: its state, commit, trigger, deploy, and why it failed',
   arguments: idArgument('the build\'s id (bld_…)'),
   examples: ['svc builds show bld_…', 'svc builds show bld_… --json | jq -r .build.status'],
 });
 
-export const buildsLogs = projectCommand(run('buildLogs'), {
-  name: 'logs',
+export const buildsLogs = projectCommand('logs', run('buildLogs'), {
   summary: 'a build\'s output (its last 1 MiB); --follow until it ends',
   arguments: idArgument('the build\'s id (bld_…)'),
   flags: { follow: { flag: '--follow', description: 'keep printing while the build runs' } },

@@ -1,8 +1,7 @@
 import { defineGroup, handlersIn } from '../../command.js';
 import { projectCommand } from '../../common-options.js';
 
-export const pinpointsSnippet = projectCommand(handlersIn(() => import('./run.js'))('snippet'), {
-  name: 'snippet',
+export const pinpointsSnippet = projectCommand('snippet', handlersIn(() => import('./run.js'))('snippet'), {
   summary: 'print the script tag that puts the Pinpoints widget on a page',
   description: `Print the tag to paste into the project's pages, with the project's widget key, and say in which environments the widget shows (service.json's pinpoints: production off, staging and development on by default). With --json: the key, the script URL, the tag and the settings.
 

@@ -2,8 +2,7 @@ import { defineGroup, handlersIn, lazyCommand } from '../../command.js';
 
 const run = handlersIn(() => import('./run.js'));
 
-export const tokensCreate = lazyCommand(run('create'), {
-  name: 'create',
+export const tokensCreate = lazyCommand('create', run('create'), {
   summary: 'create a token; it is printed this once',
   description: `Create a token and print it on stdout, this once: only its hash is stored. Say its scope: --workspace W (an existing workspace; the token sees and changes only it) or --admin (every workspace, token management). Needs an admin token.`,
   flags: {
@@ -14,14 +13,12 @@ export const tokensCreate = lazyCommand(run('create'), {
   examples: ['svc tokens create --name ci --workspace acme', 'TOKEN=$(svc tokens create --name deploy --workspace acme)', 'svc tokens create --name ops --admin --json'],
 });
 
-export const tokensList = lazyCommand(run('list'), {
-  name: 'list',
+export const tokensList = lazyCommand('list', run('list'), {
   summary: 'list every token (never the token itself), newest first',
   examples: ['svc tokens list', 'svc tokens list --json | jq -r \'.tokens[] | select(.revokedAt == null) | .id\''],
 });
 
-export const tokensRevoke = lazyCommand(run('revoke'), {
-  name: 'revoke',
+export const tokensRevoke = lazyCommand('revoke', run('revoke'), {
   summary: 'revoke a token: it stops working at once',
   description: 'Revoke a token by its id (from `svc tokens list`). Revoking a revoked token changes nothing. The last working admin token cannot be revoked.',
   arguments: { id: { description: 'the token\'s id, e.g. tok_…' } },

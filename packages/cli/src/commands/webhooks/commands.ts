@@ -5,8 +5,7 @@ const run = handlersIn(() => import('./run.js'));
 
 const webhookId = idArgument('the webhook\'s id (from `svc webhooks list`)');
 
-export const webhooksAdd = projectCommand(run('add'), {
-  name: 'add',
+export const webhooksAdd = projectCommand('add', run('add'), {
   summary: 'add a webhook and print its signing secret, this once',
   description: `Add a webhook: every event matching --events is POSTed to --url, signed with x-service-signature (HMAC-SHA256 with the signing secret). Patterns: *, form.*, deploy.*, request.*, or exact event types such as form.submission.created; comma-separated or the flag repeated. The signing secret (whsec_…) is printed this once: give it to the receiver.`,
   flags: {
@@ -21,21 +20,18 @@ export const webhooksAdd = projectCommand(run('add'), {
   ],
 });
 
-export const webhooksList = projectCommand(run('list'), {
-  name: 'list',
+export const webhooksList = projectCommand('list', run('list'), {
   summary: 'list the project\'s webhooks (never their secrets)',
   examples: ['svc webhooks list', 'svc webhooks list --json | jq -r \'.webhooks[] | select(.enabled) | .url\''],
 });
 
-export const webhooksRemove = projectCommand(run('remove'), {
-  name: 'remove',
+export const webhooksRemove = projectCommand('remove', run('remove'), {
   summary: 'remove a webhook with its delivery log; nothing more is sent to it',
   arguments: webhookId,
   examples: ['svc webhooks remove wh_06gztftsnm20n7cy0sc5myj7rr'],
 });
 
-export const webhooksRotateSecret = projectCommand(run('rotateSecret'), {
-  name: 'rotate-secret',
+export const webhooksRotateSecret = projectCommand('rotate-secret', run('rotateSecret'), {
   summary: 'give a webhook a new signing secret, printed this once',
   description: `Give a webhook a new signing secret, printed this once. For the grace period (--grace, 24h by default, at most 7d; 0 ends it at once) deliveries carry a signature with the old secret too (a second v1= in x-service-signature), so the receiver can switch without rejecting a delivery.`,
   arguments: webhookId,
@@ -43,8 +39,7 @@ export const webhooksRotateSecret = projectCommand(run('rotateSecret'), {
   examples: ['svc webhooks rotate-secret wh_…', 'svc webhooks rotate-secret wh_… --grace 0 --json | jq -r .secret'],
 });
 
-export const webhooksTest = projectCommand(run('test'), {
-  name: 'test',
+export const webhooksTest = projectCommand('test', run('test'), {
   summary: 'send a signed sample event to a webhook now and show the answer',
   description: `Send one signed sample event to this webhook only, now, and show what the receiver answered. --event picks its type from the event catalog (default form.submission.created; deploy.* and request.* samples too). Exit 0 when the receiver answered 2xx; otherwise exit 1 (delivery_failed), and the delivery is retried like any other.`,
   arguments: webhookId,
@@ -52,16 +47,14 @@ export const webhooksTest = projectCommand(run('test'), {
   examples: ['svc webhooks test wh_…', 'svc webhooks test wh_… --event deploy.succeeded --json'],
 });
 
-export const webhooksEnable = projectCommand(run('enable'), {
-  name: 'enable',
+export const webhooksEnable = projectCommand('enable', run('enable'), {
   summary: 'turn deliveries to a disabled webhook back on',
   description: 'Turn deliveries back on for new events (after `svc webhooks disable`, or after the receiver answered 410 Gone). Deliveries that failed meanwhile can be resent with `svc deliveries resend`.',
   arguments: webhookId,
   examples: ['svc webhooks enable wh_…'],
 });
 
-export const webhooksDisable = projectCommand(run('disable'), {
-  name: 'disable',
+export const webhooksDisable = projectCommand('disable', run('disable'), {
   summary: 'stop deliveries to a webhook without removing it',
   description: 'Stop deliveries: new events are not sent to the webhook and its pending deliveries fail. `svc webhooks enable` turns it back on.',
   arguments: webhookId,
