@@ -26,6 +26,19 @@ export function PostButton(props: { action: string; csrf: string | undefined; la
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
+/** A labelled text input with its hint (`aria-describedby`), as the settings forms lay them out. */
+export function TextField(props: { id: string; name: string; label: string; type?: 'text' | 'url'; value: string; placeholder: string; spellcheck?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} name={props.name} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} aria-describedby={`${props.id}-hint`} spellcheck={props.spellcheck} />
+      <p id={`${props.id}-hint`} class="hint">
+        {props.children}
+      </p>
+    </div>
+  );
+}
+
 export function Badge(props: { tone: Tone; children: ComponentChildren }) {
   return <span class={props.tone === 'neutral' ? 'badge' : `badge ${props.tone}`}>{props.children}</span>;
 }
