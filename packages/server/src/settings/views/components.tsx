@@ -27,11 +27,13 @@ export function PostButton(props: { action: string; csrf: string | undefined; la
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
 /** A labelled text input with its hint (`aria-describedby`), as the settings forms lay them out. */
-export function TextField(props: { id: string; name: string; label: string; type?: 'text' | 'url'; value: string; placeholder: string; spellcheck?: boolean; children: ComponentChildren }) {
+export function TextField(props: { id: string; name: string; label: string; url?: boolean; value: string; placeholder: string; spellcheck?: boolean; children: ComponentChildren }) {
+  const named = { id: props.id, name: props.name };
+  const rest = { value: props.value, placeholder: props.placeholder, 'aria-describedby': `${props.id}-hint`, spellcheck: props.spellcheck };
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <input id={props.id} name={props.name} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} aria-describedby={`${props.id}-hint`} spellcheck={props.spellcheck} />
+      {props.url ? <input {...named} type="url" {...rest} /> : <input {...named} type="text" {...rest} />}
       <p id={`${props.id}-hint`} class="hint">
         {props.children}
       </p>

@@ -137,10 +137,10 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
       {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
       <form method="post" action={`${props.path}/settings`}>
         <Csrf token={props.csrf} />
-        <TextField id="success-url" name="successUrl" label="Success URL" type="url" value={values.successUrl} placeholder="https://example.com/thanks">
+        <TextField id="success-url" name="successUrl" label="Success URL" url value={values.successUrl} placeholder="https://example.com/thanks">
           Where a browser goes after a post without JavaScript. Empty: a thank-you page with a link back.
         </TextField>
-        <TextField id="error-url" name="errorUrl" label="Error URL" type="url" value={values.errorUrl} placeholder="https://example.com/form-error">
+        <TextField id="error-url" name="errorUrl" label="Error URL" url value={values.errorUrl} placeholder="https://example.com/form-error">
           Gets <code>?error=CODE</code> (and <code>&amp;field=NAME</code>). Empty: a page that says what went wrong.
         </TextField>
         <TextField id="notify" name="notify" label="Notification emails" value={values.notify} placeholder="owner@example.com, sales@example.com">
