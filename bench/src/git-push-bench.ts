@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBackend, createTestGitRepo, pushWebhook, quantiles, runSvc, startSvc, type BackendName } from '@svc/testkit';
+import { connectGitProject, createBackend, createTestGitRepo, pushWebhook, quantiles, startSvc, type BackendName } from '@svc/testkit';
 
 export interface GitPushFigures {
   readonly backend: BackendName;
@@ -25,13 +25,8 @@ export async function benchGitPush(backendName: BackendName, pushes: number): Pr
   const repo = await createTestGitRepo();
   const cwd = await mkdtemp(join(tmpdir(), 'svc-bench-git-'));
   try {
-    const env = { SVC_API_URL: server.url, SVC_TOKEN: token, SVC_CONFIG_DIR: join(cwd, '.config') };
     const workspace = `bench-${randomBytes(3).toString('hex')}`;
-    const init = await runSvc(['init', '--workspace', workspace, '--project', 'site', '--framework', 'static', '--branch', 'main', '--yes'], { cwd, env });
-    if (init.code !== 0) throw new Error(`svc init failed: ${init.stderr}`);
-    const connected = await runSvc(['git', 'connect', '--repo', repo.path, '--json'], { cwd, env });
-    if (connected.code !== 0) throw new Error(`svc git connect failed: ${connected.stderr}`);
-    const { pushUrl, pushSecret } = (JSON.parse(connected.stdout) as { git: { pushUrl: string; pushSecret: string } }).git;
+    const { pushUrl, pushSecret } = await connectGitProject(server.url, token, repo, cwd, workspace);
     const site: Record<string, string> = {};
     for (let n = 0; n < 99; n++) site[`pages/page-${n}.html`] = `<!doctype html><h1>page ${n}</h1>${'<p>Static site bench.</p>'.repeat(40)}`;
     const headers = { authorization: `Bearer ${token}` };

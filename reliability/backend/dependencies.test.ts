@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { inCi, privatePostgresProblem, privateRedisProblem, selectBackend } from '@svc/testkit';
-import { describeResult, runScenario } from '../src/scenarios/index.js';
+import { itRunsBounded } from './bounded-scenario.js';
 
 const backend = await selectBackend();
 
@@ -14,21 +14,13 @@ if (backend.available && ownServers !== null) {
 }
 
 describe.runIf(backend.available && backend.name === 'postgres' && ownServers === null)('PostgreSQL restarted under load (bounded)', () => {
-  it('stays up, answers 200 or 503, loses and duplicates nothing, and delivers every event', { timeout: 180_000 }, async () => {
-    const result = await runScenario('postgres-restart', 'postgres', 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('stays up, answers 200 or 503, loses and duplicates nothing, and delivers every event', 'postgres-restart', 'postgres', 180_000);
 });
 
 describe.runIf(backend.available && backend.name === 'sqlite')('SQLite storage failing under load (bounded)', () => {
-  it('answers a full disk with 503 and health 503, loses nothing and keeps the database intact', { timeout: 120_000 }, async () => {
-    const result = await runScenario('disk-full', 'sqlite', 'bounded', () => undefined);
+  itRunsBounded('answers a full disk with 503 and health 503, loses nothing and keeps the database intact', 'disk-full', 'sqlite', 120_000, (result) => {
     if (result.facts['skipped'] !== undefined) console.warn(`⚠ disk full skipped: ${result.facts['skipped']}`);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
   });
 
-  it('acknowledges nothing into a deleted data directory and says so', { timeout: 120_000 }, async () => {
-    const result = await runScenario('data-dir-removed', 'sqlite', 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('acknowledges nothing into a deleted data directory and says so', 'data-dir-removed', 'sqlite', 120_000);
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { selectBackend } from '@svc/testkit';
-import { describeResult, runScenario } from '../src/scenarios/index.js';
+import { describe } from 'vitest';
+import { inCi, selectBackend } from '@svc/testkit';
+import { itRunsBounded } from './bounded-scenario.js';
 
 const backend = await selectBackend();
 
@@ -16,15 +16,12 @@ function straceProblem(): string | null {
 
 const needsStrace = backend.name === 'sqlite' ? straceProblem() : null;
 if (needsStrace !== null) {
-  if (['true', '1'].includes((process.env['CI'] ?? '').toLowerCase())) throw new Error(`CI=true requires strace: ${needsStrace}`);
+  if (inCi()) throw new Error(`CI=true requires strace: ${needsStrace}`);
   console.warn(`⚠ skipping the durability check on SQLite: ${needsStrace}`);
 }
 
 // Durability: the syncs of 100 submissions posted one at a time, each its own commit, must be
 // at least 100 (bench/README.md shows it failing with synchronous=NORMAL or synchronous_commit=off).
 describe.runIf(backend.available && needsStrace === null)(`durability (bounded) on ${backend.name}`, () => {
-  it('syncs to disk at least once per acknowledged submission', { timeout: 60_000 }, async () => {
-    const result = await runScenario('durability', backend.name, 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('syncs to disk at least once per acknowledged submission', 'durability', backend.name, 60_000);
 });

@@ -1,13 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { selectBackend } from '@svc/testkit';
-import { describeResult, runScenario } from '../src/scenarios/index.js';
+import { itRunsBounded } from './bounded-scenario.js';
 
 const backend = await selectBackend();
 
 // Races: on PostgreSQL the requests are spread over two instances.
 describe.runIf(backend.available)(`races (bounded) on ${backend.name}`, () => {
-  it('makes one submission and one event from 100 concurrent requests with one key', { timeout: 180_000 }, async () => {
-    const result = await runScenario('races', backend.name, 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('makes one submission and one event from 100 concurrent requests with one key', 'races', backend.name, 180_000);
 });

@@ -1,18 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { selectBackend } from '@svc/testkit';
-import { describeResult, runScenario } from '../src/scenarios/index.js';
+import { itRunsBounded } from './bounded-scenario.js';
 
 const backend = await selectBackend();
 
 // Rate limit: on PostgreSQL + Redis the requests are spread over two instances.
 describe.runIf(backend.available)(`rate-limit (bounded) on ${backend.name}`, () => {
-  it('accepts exactly 30 requests per client IP and endpoint', { timeout: 180_000 }, async () => {
-    const result = await runScenario('rate-limit', backend.name, 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('accepts exactly 30 requests per client IP and endpoint', 'rate-limit', backend.name, 180_000);
 
-  it('answers a new visitor 200 and the 21st wrong token 429 after a flood of addresses, with memory bounded', { timeout: 180_000 }, async () => {
-    const result = await runScenario('address-flood', backend.name, 'bounded', () => undefined);
-    expect(result.problems, describeResult(result).join('\n')).toEqual([]);
-  });
+  itRunsBounded('answers a new visitor 200 and the 21st wrong token 429 after a flood of addresses, with memory bounded', 'address-flood', backend.name, 180_000);
 });

@@ -2,7 +2,7 @@
 // (when they answer; under CI=true they must). Prints what each scenario did and found; exits 1
 // when any found a loss, a duplicate, a 500, a crash or an SSRF. See bench/README.md.
 import { parseArgs } from 'node:util';
-import { postgresProblem, type BackendName } from '@svc/testkit';
+import { inCi, postgresProblem, type BackendName } from '@svc/testkit';
 import type { ScenarioResult } from './harness/report.js';
 import { describeResult, runScenario, scenarioBackend, scenarioNames, type ScenarioName } from './scenarios/index.js';
 
@@ -24,7 +24,7 @@ for (const backend of wanted) {
   if (backend === 'postgres') {
     const problem = await postgresProblem();
     if (problem !== null) {
-      if (['true', '1'].includes((process.env['CI'] ?? '').toLowerCase())) throw new Error(`CI=true requires PostgreSQL + Redis: ${problem}`);
+      if (inCi()) throw new Error(`CI=true requires PostgreSQL + Redis: ${problem}`);
       print(`⚠ skipping PostgreSQL + Redis: ${problem}`);
       continue;
     }

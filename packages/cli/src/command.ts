@@ -81,6 +81,27 @@ export function defineCommand<const F extends FlagSpecs = Record<never, FlagSpec
   return spec;
 }
 
+/**
+ * A command's handler. Handlers live in modules imported only when one of their commands
+ * runs (`handlersIn`), so a start of `svc` loads the specs alone.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler takes its own spec's context (ContextOf)
+export type Handler = (context: CommandContext<any, any>) => Promise<number | void>;
+
+/** The handlers exported by the module `load` imports, by name: `handlersIn(() => import('./run.js'))('list')`. */
+export function handlersIn<M>(load: () => Promise<M>): (name: keyof M & string) => Handler {
+  return (name) => async (context) => ((await load())[name] as Handler)(context);
+}
+
+/** defineCommand() for the command `name` whose handler is loaded when it runs. */
+export function lazyCommand<const F extends FlagSpecs = Record<never, FlagSpec>, const A extends ArgumentSpecs = Record<never, ArgumentSpec>>(
+  name: string,
+  run: Handler,
+  spec: Omit<CommandSpec<F, A>, 'name' | 'run'>,
+): CommandSpec<F, A> {
+  return { name, ...spec, run };
+}
+
 export function defineGroup(group: CommandGroup): CommandGroup {
   return group;
 }

@@ -21,3 +21,4 @@ export * from './private-services.js';
 export * from './test-site.js';
 export * from './cli-api-deploys.js';
 export * from './git-repo.js';
+export * from './git-project.js';

@@ -1,5 +1,8 @@
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { Store } from '@svc/server';
+import { launchBrowser } from './browser.js';
+import { createProject, startCliTestServer, type CliTestServer } from './cli-test-server.js';
 import { createTestEnvironment, type TestEnvironment } from './selection.js';
 import { startSvc, type StartOptions, type SvcProcess } from './svc-process.js';
 
@@ -57,6 +60,34 @@ export function useBackendSuite(options: { args?: readonly string[]; env?: Reado
   afterAll(async () => {
     const code = await suite.server?.stop();
     if (code !== undefined && code !== 0) throw new Error(`svc serve exited with ${code}\n${suite.server.stderr()}`);
+  });
+  return suite;
+}
+
+/** What a browser suite gets from `useBrowserProject`; read its fields inside tests and hooks. */
+export interface BrowserProjectSuite {
+  readonly cli: CliTestServer;
+  /** The project's directory, with the service.json `svc push` applied. */
+  readonly directory: string;
+  readonly browser: Browser;
+}
+
+/**
+ * The shared set-up of a browser suite (`packages/cli/test/backend/*-browser.test.ts`): a
+ * CLI test server (with `serverArgs` added), the project `workspace`/`project` with
+ * `config` in its service.json, and a Chromium, all closed after the suite. Call inside
+ * `describe`; the suite's own hooks run after these set-ups and before these clean-ups.
+ */
+export function useBrowserProject(workspace: string, project: string, options: { config?: Record<string, unknown>; serverArgs?: readonly string[] } = {}): BrowserProjectSuite {
+  const suite = {} as { cli: CliTestServer; directory: string; browser: Browser };
+  beforeAll(async () => {
+    suite.cli = await startCliTestServer(options.serverArgs);
+    suite.directory = await createProject(suite.cli, workspace, project, options.config);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.cli?.stop();
   });
   return suite;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createForm, createTestGitRepo, pushWebhook, quantiles, runPool, runSvc, type PushHost } from '@svc/testkit';
+import { connectGitProject, createForm, createTestGitRepo, pushWebhook, quantiles, runPool, type PushHost } from '@svc/testkit';
 import type { ScenarioResult } from '../harness/report.js';
 import { withScenario, type ScenarioOptions } from '../harness/scenario.js';
 
@@ -41,13 +41,8 @@ export function runGitPushesScenario(options: GitPushesOptions): Promise<Scenari
     const repo = await createTestGitRepo();
     try {
       const cwd = await mkdtemp(join(tmpdir(), 'svc-rel-git-'));
-      const env = { SVC_API_URL: server.url, SVC_TOKEN: token, SVC_CONFIG_DIR: join(cwd, '.config') };
       const workspace = `rel-${randomBytes(3).toString('hex')}`;
-      const init = await runSvc(['init', '--workspace', workspace, '--project', 'site', '--framework', 'static', '--branch', 'main', '--yes'], { cwd, env });
-      if (init.code !== 0) throw new Error(`svc init failed: ${init.stderr}`);
-      const connected = await runSvc(['git', 'connect', '--repo', repo.path, '--json'], { cwd, env });
-      if (connected.code !== 0) throw new Error(`svc git connect failed: ${connected.stderr}`);
-      const { pushUrl, pushSecret } = (JSON.parse(connected.stdout) as { git: { pushUrl: string; pushSecret: string } }).git;
+      const { pushUrl, pushSecret } = await connectGitProject(server.url, token, repo, cwd, workspace);
       const form = await createForm(store);
 
       const latencies: number[] = [];

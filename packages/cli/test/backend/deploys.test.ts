@@ -16,7 +16,7 @@ import {
   startSvc,
   type WebhookReceiver,
 } from '@svc/testkit';
-import { verify } from '../../../webhooks/src/index.js';
+import { verify } from '@svc/webhooks';
 
 const backend = await selectBackend();
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliTestServer, createProject, eventually, postJson, request, selectBackend, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
-import { eventTypes } from '../../../protocol/src/events.js';
+import { eventTypes } from '@svc/protocol';
 
 const backend = await selectBackend();
 

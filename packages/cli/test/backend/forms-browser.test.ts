@@ -1,8 +1,9 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`, in a real Chromium.
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer, startTestSite, type TestSite } from '@svc/testkit';
+import { browserAvailable, selectBackend, seriousAccessibilityViolations, startTestSite, type TestSite } from '@svc/testkit';
+import { useBrowserProject } from '@svc/testkit/vitest';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -46,29 +47,23 @@ function sitePages(formUrl: string): Record<string, string> {
 }
 
 describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, () => {
-  let cli: CliTestServer;
   let site: TestSite;
   let siteUrl: string;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let directory: string;
+
+  const suite = useBrowserProject('client', 'site', { config: { forms: [{ slug: 'contact', name: 'Contact' }] } });
 
   beforeAll(async () => {
-    cli = await startCliTestServer();
-    directory = await createProject(cli, 'client', 'site', { forms: [{ slug: 'contact', name: 'Contact' }] });
-    const formUrl = (await cli.svc(['forms', 'list', '--json'], { cwd: directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
+    const formUrl = (await suite.cli.svc(['forms', 'list', '--json'], { cwd: suite.directory })).json<{ forms: { url: string }[] }>().forms[0]!.url;
     site = await startTestSite();
     siteUrl = site.url;
     site.serve(sitePages(formUrl));
-    browser = await launchBrowser();
-    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 720 } });
+    context = await suite.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1024, height: 720 } });
     page = await context.newPage();
   });
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
-    await cli?.stop();
   });
 
   const shoot = async (name: string) => {
@@ -78,7 +73,7 @@ describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, 
   };
   /** axe-core needs a script: the page as served, checked in a page where scripts run. */
   const accessibilityProblems = async () => {
-    const checker = await browser.newPage();
+    const checker = await suite.browser.newPage();
     try {
       await checker.setContent(await page.content());
       return await seriousAccessibilityViolations(checker);
@@ -87,7 +82,7 @@ describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, 
     }
   };
   const submissions = async (spam = false) =>
-    (await cli.svc(['submissions', 'list', '--form', 'contact', ...(spam ? ['--spam'] : []), '--json'], { cwd: directory })).json<{ submissions: { fields: Record<string, unknown>; files: { name: string }[] }[] }>()
+    (await suite.cli.svc(['submissions', 'list', '--form', 'contact', ...(spam ? ['--spam'] : []), '--json'], { cwd: suite.directory })).json<{ submissions: { fields: Record<string, unknown>; files: { name: string }[] }[] }>()
       .submissions;
 
   it('thanks the visitor on a page with a working link back to the form when the form has no success URL', async () => {
@@ -112,7 +107,7 @@ describe.runIf(runs)(`forms without JavaScript in Chromium on ${backend.name}`, 
   });
 
   it('lands on the success URL once the form has one', async () => {
-    expect((await cli.svc(['forms', 'set', 'contact', '--success-url', `${siteUrl}/thanks`], { cwd: directory })).code).toBe(0);
+    expect((await suite.cli.svc(['forms', 'set', 'contact', '--success-url', `${siteUrl}/thanks`], { cwd: suite.directory })).code).toBe(0);
     await page.goto(`${siteUrl}/contact`);
     await page.getByLabel('Name').fill('Grace');
     await page.getByLabel('Email').fill('grace@example.com');

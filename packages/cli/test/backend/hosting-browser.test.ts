@@ -2,41 +2,34 @@
 // and the deploys page of the settings area (its screenshots: deploys-browser.test.ts).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer } from '@svc/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, selectBackend, seriousAccessibilityViolations } from '@svc/testkit';
+import { useBrowserProject } from '@svc/testkit/vitest';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
 
 describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
-  let cli: CliTestServer;
-  let browser: Browser;
-  let directory: string;
+  // *.localhost names reach this machine in a browser without any DNS.
+  const suite = useBrowserProject('hosted', 'site', {
+    config: {
+      environments: { production: { branch: 'main' }, staging: { branch: 'dev' } },
+      domains: { production: ['www-site.localhost'], staging: ['staging-site.localhost'] },
+    },
+  });
   let port: string;
 
   beforeAll(async () => {
-    cli = await startCliTestServer();
-    port = new URL(cli.url).port;
-    // *.localhost names reach this machine in a browser without any DNS.
-    directory = await createProject(cli, 'hosted', 'site', {
-      environments: { production: { branch: 'main' }, staging: { branch: 'dev' } },
-      domains: { production: ['www-site.localhost'], staging: ['staging-site.localhost'] },
-    });
-    await writeFile(join(directory, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Client site</title></head><body><main><h1>Client site</h1><p>Welcome.</p></main></body></html>');
+    port = new URL(suite.cli.url).port;
+    await writeFile(join(suite.directory, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Client site</title></head><body><main><h1>Client site</h1><p>Welcome.</p></main></body></html>');
     for (const environment of ['staging', 'production']) {
-      const deployed = await cli.svc(['deploy', '--environment', environment, '--json'], { cwd: directory });
+      const deployed = await suite.cli.svc(['deploy', '--environment', environment, '--json'], { cwd: suite.directory });
       expect(deployed.code, deployed.stderr).toBe(0);
     }
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await cli?.stop();
   });
 
   it('shows the Pinpoints widget on the staging site and not on production', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     try {
       await page.goto(`http://staging-site.localhost:${port}/`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Client site');
@@ -56,14 +49,14 @@ describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
   });
 
   it('shows the deploys page with what each environment serves, and rolls back from it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     try {
       const page = await context.newPage();
-      const { url: link } = (await cli.svc(['open', '--json'])).json<{ url: string }>();
+      const { url: link } = (await suite.cli.svc(['open', '--json'])).json<{ url: string }>();
       await page.goto(link);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(/\/settings$/);
-      await page.goto(`${cli.url}/settings/hosted/site`);
+      await page.goto(`${suite.cli.url}/settings/hosted/site`);
       await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Deploys' }).click();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Deploys');
       expect(await page.getByRole('heading', { name: 'production', exact: true }).count()).toBe(1);
@@ -71,7 +64,7 @@ describe.runIf(runs)(`a hosted site in Chromium on ${backend.name}`, () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Make live on production' }).first().click();
       await page.getByText('the environment serves that deploy now').waitFor();
-      const listed = (await cli.svc(['deploys', 'list', '--json'], { cwd: directory })).json<{ live: Record<string, string | null>; deploys: { id: string; environment: string }[] }>();
+      const listed = (await suite.cli.svc(['deploys', 'list', '--json'], { cwd: suite.directory })).json<{ live: Record<string, string | null>; deploys: { id: string; environment: string }[] }>();
       const stagingDeploy = listed.deploys.find((deploy) => deploy.environment === 'staging')!.id;
       expect(listed.live['production']).toBe(stagingDeploy);
     } finally {

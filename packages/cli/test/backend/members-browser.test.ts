@@ -2,9 +2,10 @@
 // client's request; the client's widget shows the reply under that name. Against a real
 // `svc serve`, driven through the real `svc` binary.
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, seriousAccessibilityViolations, startCliTestServer, startTestSite, type TestSite } from '@svc/testkit';
+import { browserAvailable, selectBackend, seriousAccessibilityViolations, startTestSite, type TestSite } from '@svc/testkit';
+import { useBrowserProject } from '@svc/testkit/vitest';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -15,23 +16,17 @@ const sitePage = (snippet: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pricing</title></head><body><main><h1>Pricing</h1><p>The Pro plan costs 12 € a month.</p></main>${snippet.replace(' async>', ' data-environment="staging" async>')}</body></html>`;
 
 describe.runIf(runs)(`an invited person answers a client in Chromium on ${backend.name}`, { timeout: 120_000 }, () => {
-  let cli: CliTestServer;
   let site: TestSite;
-  let browser: Browser;
-  let directory: string;
+
+  const suite = useBrowserProject('client', 'site');
 
   beforeAll(async () => {
-    cli = await startCliTestServer();
-    directory = await createProject(cli, 'client', 'site', {});
-    const snippet = (await cli.svc(['pinpoints', 'snippet'], { cwd: directory })).stdout.trim();
+    const snippet = (await suite.cli.svc(['pinpoints', 'snippet'], { cwd: suite.directory })).stdout.trim();
     site = await startTestSite();
     site.serve({ '/pricing': sitePage(snippet) });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
-    await cli?.stop();
   });
 
   /** No element wider than the viewport: nothing scrolls sideways on a phone. */
@@ -44,7 +39,7 @@ describe.runIf(runs)(`an invited person answers a client in Chromium on ${backen
 
   it('the invited person signs in, sets their name and replies; the widget shows "<name> replied"', async () => {
     // The client reports something through the widget on their site.
-    const client = await browser.newContext({ viewport: { width: 1024, height: 720 } });
+    const client = await suite.browser.newContext({ viewport: { width: 1024, height: 720 } });
     const reporter = await client.newPage();
     await reporter.goto(`${site.url}/pricing`);
     await reporter.getByRole('button', { name: 'Feedback' }).click();
@@ -52,10 +47,10 @@ describe.runIf(runs)(`an invited person answers a client in Chromium on ${backen
     await reporter.getByRole('button', { name: 'Send', exact: true }).click();
     await reporter.getByText('Thanks! Your feedback was sent').waitFor();
 
-    await cli.svc(['members', 'invite', 'bartholomew.featherstonehaugh-longname@agency-with-a-long-domain.example', '--name', 'Bartholomew Featherstonehaugh', '--workspace', 'client']);
-    const invited = (await cli.svc(['members', 'invite', 'sam@agency.example', '--role', 'owner', '--workspace', 'client', '--json'])).json<{ inviteUrl: string }>();
+    await suite.cli.svc(['members', 'invite', 'bartholomew.featherstonehaugh-longname@agency-with-a-long-domain.example', '--name', 'Bartholomew Featherstonehaugh', '--workspace', 'client']);
+    const invited = (await suite.cli.svc(['members', 'invite', 'sam@agency.example', '--role', 'owner', '--workspace', 'client', '--json'])).json<{ inviteUrl: string }>();
     // bypassCSP only so that axe-core can be injected; the pages' own CSP is checked by the settings tests.
-    const staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const staff = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const tab = await staff.newPage();
     await tab.goto(invited.inviteUrl);
     expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to svc');
@@ -70,19 +65,19 @@ describe.runIf(runs)(`an invited person answers a client in Chromium on ${backen
     expect(await seriousAccessibilityViolations(tab)).toEqual([]);
     await shoot(tab, 'members-account-1280');
 
-    await tab.goto(`${cli.url}/settings/client/members`);
+    await tab.goto(`${suite.cli.url}/settings/client/members`);
     expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Members of client');
     await tab.getByRole('button', { name: 'Invite', exact: true }).waitFor();
     expect(await seriousAccessibilityViolations(tab)).toEqual([]);
     await shoot(tab, 'members-page-1280');
 
-    await tab.goto(`${cli.url}/settings/client/site/requests`);
+    await tab.goto(`${suite.cli.url}/settings/client/site/requests`);
     const item = tab.locator('details.item').filter({ hasText: 'The price should include VAT' });
     await item.getByLabel('Reply').fill('Done: prices now include VAT.');
     await item.getByRole('button', { name: 'Send reply' }).click();
     await tab.getByText('Reply sent.').waitFor();
 
-    const requests = (await cli.svc(['requests', 'list', '--json'], { cwd: directory })).json<{ requests: { replies: { author: string; message: string }[] }[] }>().requests;
+    const requests = (await suite.cli.svc(['requests', 'list', '--json'], { cwd: suite.directory })).json<{ requests: { replies: { author: string; message: string }[] }[] }>().requests;
     expect(requests[0]!.replies).toEqual([expect.objectContaining({ author: 'Sam', message: 'Done: prices now include VAT.' })]);
 
     await reporter.goto(`${site.url}/pricing`);
@@ -93,7 +88,7 @@ describe.runIf(runs)(`an invited person answers a client in Chromium on ${backen
     // The same pages on a phone.
     await tab.setViewportSize({ width: 390, height: 844 });
     for (const [path, name] of [['/settings/client/members', 'members-page-390'], ['/settings/account', 'members-account-390']] as const) {
-      await tab.goto(`${cli.url}${path}`);
+      await tab.goto(`${suite.cli.url}${path}`);
       expect(await fits(tab), path).toBe(true);
       await shoot(tab, name);
     }

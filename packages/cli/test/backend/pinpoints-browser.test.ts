@@ -18,7 +18,7 @@ import {
   startReceiver,
   type WebhookReceiver,
 } from '@svc/testkit';
-import { verify } from '../../../webhooks/src/index.js';
+import { verify } from '@svc/webhooks';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();

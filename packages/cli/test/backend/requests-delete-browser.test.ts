@@ -1,9 +1,10 @@
 // The requests page's Delete action and its retention setting in a real Chromium, at 390 and
 // 1280 px (docs/settings.md, docs/privacy.md). Build first.
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, startCliTestServer } from '@svc/testkit';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, selectBackend } from '@svc/testkit';
+import { useBrowserProject } from '@svc/testkit/vitest';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -14,21 +15,13 @@ const workspace = 'northwind-creative-agency-and-digital-production-studio-limit
 const project = 'northwind-traders-international-marketing-website-relaunch-2026';
 
 describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}`, () => {
-  let cli: CliTestServer;
-  let browser: Browser;
-  let directory: string;
   let key: string;
   const base = `/settings/${workspace}/${project}`;
 
+  const suite = useBrowserProject(workspace, project);
+
   beforeAll(async () => {
-    cli = await startCliTestServer();
-    directory = await createProject(cli, workspace, project);
-    key = /data-key="([^"]+)"/.exec((await cli.svc(['pinpoints', 'snippet'], { cwd: directory })).stdout)![1]!;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await cli?.stop();
+    key = /data-key="([^"]+)"/.exec((await suite.cli.svc(['pinpoints', 'snippet'], { cwd: suite.directory })).stdout)![1]!;
   });
 
   const send = async (comment: string): Promise<string> => {
@@ -38,14 +31,14 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
     form.set('environment', 'development');
     form.set('email', 'maximiliane.oberhuber-wittelsbach@northwind-traders-international.example.com');
     form.set('screenshot', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'screenshot.png');
-    const sent = await fetch(`${cli.url}/api/p/${key}/requests`, { method: 'POST', headers: { origin: 'http://localhost:3000' }, body: form });
+    const sent = await fetch(`${suite.cli.url}/api/p/${key}/requests`, { method: 'POST', headers: { origin: 'http://localhost:3000' }, body: form });
     expect(sent.status).toBe(200);
     return ((await sent.json()) as { id: string }).id;
   };
   const signedIn = async (width: number): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await suite.browser.newContext({ viewport: { width, height: 844 } });
     const page = await context.newPage();
-    await page.goto((await cli.svc(['open', '--json'])).json<{ url: string }>().url);
+    await page.goto((await suite.cli.svc(['open', '--json'])).json<{ url: string }>().url);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/settings$/);
     return page;
@@ -63,7 +56,7 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
       const id = await send(comment);
       const page = await signedIn(width);
       try {
-        await page.goto(`${cli.url}${base}/requests`);
+        await page.goto(`${suite.cli.url}${base}/requests`);
         const item = page.locator(`details[id="${id}"]`);
         if ((await item.getAttribute('open')) === null) await item.locator('summary').click();
         expect(await scrollsSideways(page)).toBe(false);
@@ -79,14 +72,14 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
         await page.waitForURL(new RegExp(`${base}/requests$`));
         expect(await page.locator(`details[id="${id}"]`).count()).toBe(1);
 
-        await page.goto(`${cli.url}${base}/requests/${id}/delete`);
+        await page.goto(`${suite.cli.url}${base}/requests/${id}/delete`);
         await page.getByRole('button', { name: 'Delete request' }).click();
         await page.waitForURL(/\/requests\?done=deleted$/);
         expect(await page.locator('[role=status], .notice').first().textContent()).toContain('Request deleted');
         expect(await page.locator(`details[id="${id}"]`).count()).toBe(0);
         expect(await scrollsSideways(page)).toBe(false);
         await shoot(page, `request-deleted-${width}`);
-        const shown = await cli.svc(['requests', 'show', id, '--json'], { cwd: directory });
+        const shown = await suite.cli.svc(['requests', 'show', id, '--json'], { cwd: suite.directory });
         expect(shown.code).toBe(1);
       } finally {
         await page.context().close();
@@ -97,7 +90,7 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
   it('sets how long requests are kept, and says what is wrong with a bad value', async () => {
     const page = await signedIn(390);
     try {
-      await page.goto(`${cli.url}${base}/requests`);
+      await page.goto(`${suite.cli.url}${base}/requests`);
       await page.getByLabel('Retention').fill('2 weeks');
       await page.getByRole('button', { name: 'Save settings' }).click();
       expect(await page.locator('section[aria-labelledby=request-settings-title] .notice').first().textContent()).toMatch(/Retention/);
@@ -108,7 +101,7 @@ describe.runIf(runs)(`deleting a request on the requests page on ${backend.name}
       expect(await page.getByLabel('Retention').inputValue()).toBe('180d');
       expect(await scrollsSideways(page)).toBe(false);
       await shoot(page, 'request-settings-390');
-      expect((await cli.svc(['requests', 'set', '--json'], { cwd: directory })).json()).toMatchObject({ settings: { retentionSeconds: 180 * 86_400 } });
+      expect((await suite.cli.svc(['requests', 'set', '--json'], { cwd: suite.directory })).json()).toMatchObject({ settings: { retentionSeconds: 180 * 86_400 } });
     } finally {
       await page.context().close();
     }

@@ -1,7 +1,7 @@
 // Runs the real `svc` binary (packages/cli/dist) against a real `svc serve`: build first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliTestServer, createProject, failOnFailPath, postJson, selectBackend, startCliTestServer, startReceiver, type WebhookReceiver } from '@svc/testkit';
-import { verify } from '../../../webhooks/src/index.js';
+import { verify } from '@svc/webhooks';
 
 const backend = await selectBackend();
 

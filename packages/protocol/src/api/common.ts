@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { rateLimitBounds } from '../rate-limit-text.js';
 
 /**
@@ -6,6 +6,11 @@ import { rateLimitBounds } from '../rate-limit-text.js';
  * answers are defined once, in this folder, with TypeBox: the server validates requests
  * and answers with them, the CLI checks answers with them.
  */
+
+/** An object with exactly these properties: any other is refused in a request and a bug in an answer. */
+export function Closed<const P extends TProperties>(properties: P): TObject<P> {
+  return Type.Object(properties, { additionalProperties: false });
+}
 
 /** Workspace and form slugs: the specification's pattern. */
 export const Slug = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9][a-z0-9-]{0,62}$' });
@@ -20,32 +25,31 @@ export const Id = Type.String({ minLength: 1, maxLength: 100 });
 export const Timestamp = Type.String({ minLength: 1 });
 
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+
+/** A listing's `cursor`: the `nextCursor` of the page before, passed back. */
+export const PageCursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 
 /** `true` in every successful answer. */
 export const Ok = Type.Literal(true);
 
 /** Identifies a project in answers. */
-export const ProjectRef = Type.Object(
-  {
-    workspace: Type.String(),
-    project: Type.String(),
-  },
-  { additionalProperties: false },
-);
+export const ProjectRef = Closed({ workspace: Type.String(), project: Type.String() });
 export type ProjectRef = Static<typeof ProjectRef>;
 
 /** Path parameters of every route under `/projects/:workspace/:project`. */
 export const ProjectParams = Type.Object({ workspace: Slug, project: ProjectName });
 export type ProjectParams = Static<typeof ProjectParams>;
 
+/** Path parameters of a route about one thing of a project: `/projects/:workspace/:project/<things>/:id`. */
+export const ProjectItemParams = Type.Object({ workspace: Slug, project: ProjectName, id: Id });
+
 /** N requests per window of W seconds (bounds as `svc serve --rate-limit`). */
-export const RateLimit = Type.Object(
-  {
-    max: Type.Integer({ minimum: rateLimitBounds.max.min, maximum: rateLimitBounds.max.max }),
-    windowSeconds: Type.Integer({ minimum: rateLimitBounds.windowSeconds.min, maximum: rateLimitBounds.windowSeconds.max }),
-  },
-  { additionalProperties: false },
-);
+export const RateLimit = Closed({
+  max: Type.Integer({ minimum: rateLimitBounds.max.min, maximum: rateLimitBounds.max.max }),
+  windowSeconds: Type.Integer({ minimum: rateLimitBounds.windowSeconds.min, maximum: rateLimitBounds.windowSeconds.max }),
+});
 export type RateLimit = Static<typeof RateLimit>;
 
 /**

@@ -1,2 +1,3 @@
 export * from './skip-rules.js';
 export * from './walk-site.js';
+export * from './hash-file.js';

@@ -4,79 +4,32 @@ import type { RateLimitObserver } from '../ratelimit/rate-limiter.js';
 /** Prometheus metrics of one server; a registry of its own, so tests can run several. */
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'svc_http_requests_total',
-    help: 'HTTP requests answered, by route and status code.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by route.',
-    labelNames: ['route'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [this.registry],
-  });
-  readonly submissions = new Counter({
-    name: 'svc_form_submissions_total',
-    help: 'Form submissions stored, by state (inbox or spam).',
-    labelNames: ['state'] as const,
-    registers: [this.registry],
-  });
-  readonly submissionBatchSize = new Histogram({
-    name: 'svc_submission_batch_size',
-    help: 'Submissions committed together in one group commit.',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
-    registers: [this.registry],
-  });
-  readonly submissionCommitDuration = new Histogram({
-    name: 'svc_submission_commit_duration_seconds',
-    help: 'Time to commit one group of submissions durably (waiting for the writer included).',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
-  });
-  readonly webhookAttempts = new Counter({
-    name: 'svc_webhook_attempts_total',
-    help: 'Webhook delivery attempts made by this process, by what became of the delivery (succeeded, retrying, failed).',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  readonly webhookAttemptDuration = new Histogram({
-    name: 'svc_webhook_attempt_duration_seconds',
-    help: 'Time from the start of a webhook delivery attempt to the end of its answer.',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  readonly requests = this.counter('svc_http_requests_total', 'HTTP requests answered, by route and status code.', ['route', 'method', 'status']);
+  readonly latency = this.histogram('svc_http_request_duration_seconds', 'Time to answer HTTP requests, by route.', [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], ['route']);
+  readonly submissions = this.counter('svc_form_submissions_total', 'Form submissions stored, by state (inbox or spam).', ['state']);
+  readonly submissionBatchSize = this.histogram('svc_submission_batch_size', 'Submissions committed together in one group commit.', [1, 2, 4, 8, 16, 32, 64, 128, 256]);
+  readonly submissionCommitDuration = this.histogram('svc_submission_commit_duration_seconds', 'Time to commit one group of submissions durably (waiting for the writer included).', [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]);
+  readonly webhookAttempts = this.counter('svc_webhook_attempts_total', 'Webhook delivery attempts made by this process, by what became of the delivery (succeeded, retrying, failed).', ['result']);
+  readonly webhookAttemptDuration = this.histogram('svc_webhook_attempt_duration_seconds', 'Time from the start of a webhook delivery attempt to the end of its answer.', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
 
-  readonly retentionRemoved = new Counter({
-    name: 'svc_retention_removed_total',
-    help: 'Rows removed by retention, by kind (deliveries, events, spam, submissions).',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
+  readonly retentionRemoved = this.counter('svc_retention_removed_total', 'Rows removed by retention, by kind (deliveries, events, spam, submissions).', ['kind']);
 
-  readonly connectionsRefused = new Counter({
-    name: 'svc_connections_refused_total',
-    help: 'Connections closed on arrival, by limit (total or per_client).',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
+  readonly connectionsRefused = this.counter('svc_connections_refused_total', 'Connections closed on arrival, by limit (total or per_client).', ['limit']);
 
-  readonly rateLimitWindowsDropped = new Counter({
-    name: 'svc_rate_limit_windows_dropped_total',
-    help: 'Open rate-limit windows dropped to stay within --rate-limit-keys (the least recently counted), by limit (form, cli, auth).',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
+  readonly rateLimitWindowsDropped = this.counter('svc_rate_limit_windows_dropped_total', 'Open rate-limit windows dropped to stay within --rate-limit-keys (the least recently counted), by limit (form, cli, auth).', ['limit']);
 
-  readonly rateLimitFallbacks = new Counter({
-    name: 'svc_rate_limit_fallbacks_total',
-    help: 'Rate-limit counts made in this process because Redis was unreachable or did not answer in time.',
-    registers: [this.registry],
-  });
+  readonly rateLimitFallbacks = this.counter('svc_rate_limit_fallbacks_total', 'Rate-limit counts made in this process because Redis was unreachable or did not answer in time.');
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  private counter<const L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<const L extends string = never>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): Histogram<L> {
+    return new Histogram({ name, help, buckets, labelNames, registers: [this.registry] });
   }
 
   /** Reports, at each scrape, the rate-limit windows this process holds per limit. */

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { ServiceError } from '@svc/protocol';
 import type { DeployFileEntry } from '@svc/protocol/api';
-import { walkSite } from '@svc/protocol/site-files';
+import { hashFile, walkSite } from '@svc/protocol/site-files';
 import { addWorkspaceContent } from '../store/queries/contents.js';
 import type { OperationContext } from './context.js';
 import { checkManifest, contentsToUpload } from './deploy-uploads.js';
@@ -37,14 +36,4 @@ export async function storeBuiltSite(context: OperationContext, workspaceId: str
     await addWorkspaceContent(context.store.db, workspaceId, staged.sha256, context.now());
   }
   return { files, bytes };
-}
-
-async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    size += chunk.byteLength;
-  }
-  return { sha256: hash.digest('hex'), size };
 }

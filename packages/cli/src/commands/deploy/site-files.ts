@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SiteEntry } from '@svc/protocol/site-files';
+import { hashFile, type SiteEntry } from '@svc/protocol/site-files';
 import type { Io } from '../../io.js';
 import { configDir } from '../../credentials/config-dir.js';
 
@@ -25,16 +23,6 @@ export async function hashSiteFiles(entries: readonly SiteEntry[]): Promise<Site
   const files: SiteFile[] = [];
   for (const entry of entries) files.push({ ...entry, ...(await hashFile(entry.absolute)) });
   return files;
-}
-
-async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    size += chunk.byteLength;
-  }
-  return { sha256: hash.digest('hex'), size };
 }
 
 /** The build output directory of a framework (the specification's `framework`), when it has one. */

@@ -1,9 +1,10 @@
-import { cliPaths, formatRateLimit, parseDuration, parseRateLimit, ServiceError } from '@svc/protocol';
+import { cliPaths, formatRateLimit, parseRateLimit, ServiceError } from '@svc/protocol';
 import { FormSettingsResponse, ListFormsResponse, SetRateLimitResponse, type FormSettingsRequest, type RateLimit } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { formSettingsLines, formsTable } from '../../format/forms-table.js';
 import { callProject } from '../../server-call.js';
 import type { formsList, formsSet, formsSetRateLimit } from './commands.js';
+import { parseRetention } from '../../retention-flag.js';
 
 export async function list(context: ContextOf<typeof formsList>): Promise<number> {
   return callProject(
@@ -75,16 +76,6 @@ function orNull(text: string): string | null {
 function addresses(values: readonly string[]): string[] {
   const list = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
   return list.length === 1 && list[0]!.toLowerCase() === 'none' ? [] : list;
-}
-
-/** `none` → null; else a duration (`90d`) in seconds, with the parser of `svc serve`'s durations. */
-function parseRetention(text: string): number | null {
-  if (text.trim().toLowerCase() === 'none') return null;
-  try {
-    return Math.round(parseDuration(text.trim()) / 1000);
-  } catch (error) {
-    throw new ServiceError('usage', `--retention: ${(error as Error).message}`);
-  }
 }
 
 /** `default` → null; else the syntax of `svc serve --rate-limit` (its own parser). */

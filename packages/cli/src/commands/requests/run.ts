@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { cliPaths, formatDurationSeconds, parseDuration, requestPageSize, ServiceError } from '@svc/protocol';
+import { cliPaths, formatDurationSeconds, requestPageSize, ServiceError } from '@svc/protocol';
 import { DeleteRequestResponse, ListRequestsResponse, RequestChangeResponse, RequestResponse, RequestSettingsResponse, type RequestInfo } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { printable } from '../../format/printable.js';
@@ -13,6 +13,7 @@ import { parsePageLimit } from '../../page-limit.js';
 import { Prompter } from '../../prompts.js';
 import { callProject, openProject } from '../../server-call.js';
 import type { requestsDelete, requestsList, requestsReopen, requestsReply, requestsResolve, requestsScreenshot, requestsSet, requestsShow } from './commands.js';
+import { parseRetention } from '../../retention-flag.js';
 
 const commentWidth = 60;
 
@@ -133,16 +134,6 @@ export async function set(context: ContextOf<typeof requestsSet>): Promise<numbe
       return `${lead}retention: requests are ${kept}`;
     },
   );
-}
-
-/** `none` → null; else a duration (`90d`) in seconds, with the parser of `svc serve`'s durations. */
-function parseRetention(text: string): number | null {
-  if (text.trim().toLowerCase() === 'none') return null;
-  try {
-    return Math.round(parseDuration(text.trim()) / 1000);
-  } catch (error) {
-    throw new ServiceError('usage', `--retention: ${(error as Error).message}`);
-  }
 }
 
 function describeRequest(request: RequestInfo): string {

@@ -1,23 +1,20 @@
-import { defineCommand } from '../../command.js';
-import { projectFlags, yesFlag } from '../../common-options.js';
+import { handlersIn, lazyCommand } from '../../command.js';
+import { projectCommand, projectFlags, yesFlag } from '../../common-options.js';
 import { frameworks } from '../../project/detect-framework.js';
 
 // The commands that read or write ./service.json. Each loads its handler when it runs: the
 // schema validator they share is not needed by the other commands' starts.
 
-export const validateCommand = defineCommand({
-  name: 'validate',
+export const validateCommand = lazyCommand('validate', handlersIn(() => import('./validate.js'))('runValidate'), {
   summary: 'check service.json offline, with the line and column of every error',
   description:
     'Check a service.json offline: strict JSON syntax, every rule of the schema, unique form slugs, hostnames and keys.\n' +
     'Each error is printed as FILE:LINE:COLUMN error POINTER MESSAGE. Exit 0 when valid, 1 when invalid or unreadable.',
   arguments: { file: { description: 'the file to check (default: ./service.json)', optional: true } },
   examples: ['svc validate', 'svc validate sites/blog/service.json', 'svc validate --json'],
-  run: async (context): Promise<number> => (await import('./validate.js')).runValidate(context),
 });
 
-export const initCommand = defineCommand({
-  name: 'init',
+export const initCommand = lazyCommand('init', handlersIn(() => import('./init.js'))('runInit'), {
   summary: 'create the project on the service (and its workspace if new) and write ./service.json',
   description: `Create a project on the service, and its workspace if it is new (admin tokens only), then write ./service.json with $schema pointing at the server's schema. On a terminal, asks for what the flags do not give; otherwise uses defaults: the token's workspace, the directory's name, the framework detected in the directory (next.config.* → next, astro.config.* → astro, index.html → static, else unknown) and the git branch checked out (else main). Never overwrites an existing service.json without --force.`,
   flags: {
@@ -29,11 +26,9 @@ export const initCommand = defineCommand({
     force: { flag: '--force', description: 'overwrite an existing ./service.json' },
   },
   examples: ['svc init', 'svc init --workspace acme --project site --yes', 'svc init --workspace acme --project blog --framework astro --branch main --json'],
-  run: async (context): Promise<number> => (await import('./init.js')).runInit(context),
 });
 
-export const linkCommand = defineCommand({
-  name: 'link',
+export const linkCommand = lazyCommand('link', handlersIn(() => import('./link.js'))('runLink'), {
   summary: 'link this directory to an existing project: write ./service.json from the service',
   description: `Write ./service.json from the state of an existing project on the service. On a terminal, lets you pick the project when --workspace and --project are not both given. Never overwrites an existing service.json without --force (use \`svc pull\` to refresh one).`,
   flags: {
@@ -43,11 +38,9 @@ export const linkCommand = defineCommand({
     force: { flag: '--force', description: 'overwrite an existing ./service.json' },
   },
   examples: ['svc link', 'svc link --workspace acme --project site', 'svc link --workspace acme --project site --force --json'],
-  run: async (context): Promise<number> => (await import('./link.js')).runLink(context),
 });
 
-export const pushCommand = defineCommand({
-  name: 'push',
+export const pushCommand = lazyCommand('push', handlersIn(() => import('./push.js'))('runPush'), {
   summary: 'apply ./service.json to the service and print each form\'s endpoint URL',
   description: `Check ./service.json exactly as \`svc validate\` does, then apply it to the project in one transaction: framework, environments, forms (created, or renamed by slug: endpoint ids never change), domains, pinpoints and auto (auto is stored but not enforced yet). Prints each change of what is in effect and each form's slug, endpoint id and URL. Applying the same file again changes nothing.
 
@@ -59,14 +52,10 @@ A form that is on the server but not in the file is kept, with its submissions, 
     ...yesFlag,
   },
   examples: ['svc push', 'svc push --dry-run', 'svc push --prune --yes', 'svc push --json | jq -r \'.forms[] | "\\(.slug) \\(.url)"\''],
-  run: async (context): Promise<number> => (await import('./push.js')).runPush(context),
 });
 
-export const pullCommand = defineCommand({
-  name: 'pull',
+export const pullCommand = projectCommand('pull', handlersIn(() => import('./pull.js'))('runPull'), {
   summary: 'rewrite ./service.json from the project\'s state on the service',
   description: `Rewrite ./service.json from the project on the service. Keys are always written in the schema's order, with two-space indentation, so pulling twice gives the same file. A $schema already in the file is kept.`,
-  flags: projectFlags,
   examples: ['svc pull', 'svc pull --workspace acme --project site', 'svc pull --json'],
-  run: async (context): Promise<number> => (await import('./pull.js')).runPull(context),
 });

@@ -17,6 +17,11 @@ declare module 'fastify' {
   }
 }
 
+/** A CLI API answer: `ok: true` and what the operation returned (docs/cli-api.md). */
+export function ok<T extends object>(result: T): { readonly ok: true } & T {
+  return { ok: true, ...result };
+}
+
 /** The authenticated principal; every CLI API route runs after authentication. */
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === null) throw new ServiceError('unauthorized', 'the request was not authenticated');

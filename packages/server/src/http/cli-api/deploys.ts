@@ -15,7 +15,7 @@ import {
 } from '@svc/protocol/api';
 import { uploadDeployFile } from '../../operations/deploy-uploads.js';
 import { finalizeDeploy, listProjectDeploys, promoteDeploy, rollbackDeploy, startDeploy } from '../../operations/deploys.js';
-import { principalOf, type CliRoutes } from './cli-api-instance.js';
+import { ok, principalOf, type CliRoutes } from './cli-api-instance.js';
 
 /** A manifest of 20,000 files with long paths is a few MiB of JSON. */
 const manifestBodyLimit = 32 * 1024 * 1024;
@@ -25,15 +25,14 @@ export const deployRoutes: CliRoutes = (app, context) => {
   // A file's bytes arrive as they are, streamed into the file store (never whole in memory).
   app.addContentTypeParser('application/octet-stream', { bodyLimit: context.options.deployLimits.fileBytes }, (_request, payload, done) => done(null, payload));
 
-  app.get('/projects/:workspace/:project/deploys', { schema: { params: ProjectParams, querystring: ListDeploysQuery, response: { 200: ListDeploysResponse } } }, async (request) => ({
-    ok: true as const,
-    ...(await listProjectDeploys(context, principalOf(request), { ...request.params, ...request.query })),
-  }));
+  app.get('/projects/:workspace/:project/deploys', { schema: { params: ProjectParams, querystring: ListDeploysQuery, response: { 200: ListDeploysResponse } } }, async (request) =>
+    ok(await listProjectDeploys(context, principalOf(request), { ...request.params, ...request.query })),
+  );
 
   app.post(
     '/projects/:workspace/:project/deploys',
     { bodyLimit: manifestBodyLimit, schema: { params: ProjectParams, body: StartDeployRequest, response: { 200: StartDeployResponse } } },
-    async (request) => ({ ok: true as const, ...(await startDeploy(context, principalOf(request), { ...request.params, ...request.body })) }),
+    async (request) => ok(await startDeploy(context, principalOf(request), { ...request.params, ...request.body })),
   );
 
   app.put(
@@ -42,24 +41,19 @@ export const deployRoutes: CliRoutes = (app, context) => {
     async (request) => {
       const length = request.headers['content-length'];
       const input = { ...request.params, contentLength: length === undefined ? undefined : Number(length) };
-      return { ok: true as const, ...(await uploadDeployFile(context, principalOf(request), input, request.body as Readable)) };
+      return ok(await uploadDeployFile(context, principalOf(request), input, request.body as Readable));
     },
   );
 
-  app.post('/projects/:workspace/:project/deploys/:id/finalize', { schema: { params: DeployParams, response: { 200: DeployResponse } } }, async (request) => ({
-    ok: true as const,
-    ...(await finalizeDeploy(context, principalOf(request), request.params)),
-  }));
-
-  app.post(
-    '/projects/:workspace/:project/deploys/:id/promote',
-    { schema: { params: DeployParams, body: PromoteDeployRequest, response: { 200: SwitchDeployResponse } } },
-    async (request) => ({ ok: true as const, ...(await promoteDeploy(context, principalOf(request), { ...request.params, to: request.body.to })) }),
+  app.post('/projects/:workspace/:project/deploys/:id/finalize', { schema: { params: DeployParams, response: { 200: DeployResponse } } }, async (request) =>
+    ok(await finalizeDeploy(context, principalOf(request), request.params)),
   );
 
-  app.post(
-    '/projects/:workspace/:project/deploys/rollback',
-    { schema: { params: ProjectParams, body: RollbackRequest, response: { 200: SwitchDeployResponse } } },
-    async (request) => ({ ok: true as const, ...(await rollbackDeploy(context, principalOf(request), { ...request.params, ...request.body })) }),
+  app.post('/projects/:workspace/:project/deploys/:id/promote', { schema: { params: DeployParams, body: PromoteDeployRequest, response: { 200: SwitchDeployResponse } } }, async (request) =>
+    ok(await promoteDeploy(context, principalOf(request), { ...request.params, to: request.body.to })),
+  );
+
+  app.post('/projects/:workspace/:project/deploys/rollback', { schema: { params: ProjectParams, body: RollbackRequest, response: { 200: SwitchDeployResponse } } }, async (request) =>
+    ok(await rollbackDeploy(context, principalOf(request), { ...request.params, ...request.body })),
   );
 };

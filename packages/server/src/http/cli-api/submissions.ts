@@ -21,7 +21,7 @@ import { deleteSubmission, eraseSubmissionsByEmail, getSubmission, moveSubmissio
 import { openSubmissionFile } from '../../operations/submission-files.js';
 import { exportSubmissions } from '../../operations/submission-export.js';
 import { listSubmissions } from '../../operations/submissions.js';
-import { principalOf, type CliRoutes } from './cli-api-instance.js';
+import { ok, principalOf, type CliRoutes } from './cli-api-instance.js';
 
 /** Submissions: a form's pages (`svc submissions list`), a streamed export, and the owner's operations on one. */
 export const submissionRoutes: CliRoutes = (app, context) => {
@@ -48,27 +48,21 @@ export const submissionRoutes: CliRoutes = (app, context) => {
       .send(Readable.from(ndjsonLines(exported.lines())));
   });
 
-  app.post(
-    '/projects/:workspace/:project/submissions/erase',
-    { schema: { params: ProjectParams, body: EraseSubmissionsRequest, response: { 200: EraseSubmissionsResponse } } },
-    async (request) => ({ ok: true as const, ...(await eraseSubmissionsByEmail(context, principalOf(request), { ...request.params, email: request.body.email })) }),
+  app.post('/projects/:workspace/:project/submissions/erase', { schema: { params: ProjectParams, body: EraseSubmissionsRequest, response: { 200: EraseSubmissionsResponse } } }, async (request) =>
+    ok(await eraseSubmissionsByEmail(context, principalOf(request), { ...request.params, email: request.body.email })),
   );
 
-  app.get('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: SubmissionResponse } } }, async (request) => ({
-    ok: true as const,
-    ...(await getSubmission(context, principalOf(request), request.params)),
-  }));
-
-  app.post(
-    '/projects/:workspace/:project/submissions/:id/move',
-    { schema: { params: SubmissionParams, body: MoveSubmissionRequest, response: { 200: MoveSubmissionResponse } } },
-    async (request) => ({ ok: true as const, ...(await moveSubmission(context, principalOf(request), { ...request.params, to: request.body.to })) }),
+  app.get('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: SubmissionResponse } } }, async (request) =>
+    ok(await getSubmission(context, principalOf(request), request.params)),
   );
 
-  app.delete('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: DeleteSubmissionResponse } } }, async (request) => ({
-    ok: true as const,
-    ...(await deleteSubmission(context, principalOf(request), request.params)),
-  }));
+  app.post('/projects/:workspace/:project/submissions/:id/move', { schema: { params: SubmissionParams, body: MoveSubmissionRequest, response: { 200: MoveSubmissionResponse } } }, async (request) =>
+    ok(await moveSubmission(context, principalOf(request), { ...request.params, to: request.body.to })),
+  );
+
+  app.delete('/projects/:workspace/:project/submissions/:id', { schema: { params: SubmissionParams, response: { 200: DeleteSubmissionResponse } } }, async (request) =>
+    ok(await deleteSubmission(context, principalOf(request), request.params)),
+  );
 
   // A file as it was uploaded: always an attachment, never sniffed (docs/cli-api.md).
   app.get<{ Params: SubmissionParams & { index: string } }>('/projects/:workspace/:project/submissions/:id/files/:index', async (request, reply) => {

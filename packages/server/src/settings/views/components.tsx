@@ -26,6 +26,21 @@ export function PostButton(props: { action: string; csrf: string | undefined; la
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
+/** A labelled text input with its hint (`aria-describedby`), as the settings forms lay them out. */
+export function TextField(props: { id: string; name: string; label: string; url?: boolean; value: string; placeholder: string; spellcheck?: boolean; children: ComponentChildren }) {
+  const named = { id: props.id, name: props.name };
+  const rest = { value: props.value, placeholder: props.placeholder, 'aria-describedby': `${props.id}-hint`, spellcheck: props.spellcheck };
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.url ? <input {...named} type="url" {...rest} /> : <input {...named} type="text" {...rest} />}
+      <p id={`${props.id}-hint`} class="hint">
+        {props.children}
+      </p>
+    </div>
+  );
+}
+
 export function Badge(props: { tone: Tone; children: ComponentChildren }) {
   return <span class={props.tone === 'neutral' ? 'badge' : `badge ${props.tone}`}>{props.children}</span>;
 }

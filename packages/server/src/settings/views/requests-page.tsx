@@ -3,7 +3,7 @@ import { formatDurationSeconds } from '@svc/protocol';
 import type { PinpointsResponse, RequestCounts, RequestInfo, RequestSettings } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { elementPlacement } from './element-placement.js';
-import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, TextField, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -94,13 +94,9 @@ function RequestSettingsForm(props: { path: string; csrf: string | undefined; se
       {props.error ? <Notice tone="bad">{props.error.message}</Notice> : null}
       <form method="post" action={`${props.path}/settings`}>
         <Csrf token={props.csrf} />
-        <div class="field">
-          <label for="request-retention">Retention</label>
-          <input id="request-retention" name="retention" type="text" value={value} placeholder="kept until deleted" aria-describedby="request-retention-hint" spellcheck={false} />
-          <p id="request-retention-hint" class="hint">
-            Requests older than this are removed with their replies and screenshots, in the background, e.g. <code>180d</code>. Empty: kept until deleted.
-          </p>
-        </div>
+        <TextField id="request-retention" name="retention" label="Retention" value={value} placeholder="kept until deleted" spellcheck={false}>
+          Requests older than this are removed with their replies and screenshots, in the background, e.g. <code>180d</code>. Empty: kept until deleted.
+        </TextField>
         <div>
           <button type="submit" class="primary">
             Save settings

@@ -3,7 +3,7 @@ import { formatDurationSeconds, formatRateLimit } from '@svc/protocol';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formSnippet } from '../../forms/spam/form-snippet.js';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, TextField, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -137,39 +137,21 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
       {props.error ? <Notice tone="bad">{props.error}</Notice> : null}
       <form method="post" action={`${props.path}/settings`}>
         <Csrf token={props.csrf} />
-        <div class="field">
-          <label for="success-url">Success URL</label>
-          <input id="success-url" name="successUrl" type="url" value={values.successUrl} placeholder="https://example.com/thanks" aria-describedby="success-url-hint" />
-          <p id="success-url-hint" class="hint">Where a browser goes after a post without JavaScript. Empty: a thank-you page with a link back.</p>
-        </div>
-        <div class="field">
-          <label for="error-url">Error URL</label>
-          <input id="error-url" name="errorUrl" type="url" value={values.errorUrl} placeholder="https://example.com/form-error" aria-describedby="error-url-hint" />
-          <p id="error-url-hint" class="hint">
-            Gets <code>?error=CODE</code> (and <code>&amp;field=NAME</code>). Empty: a page that says what went wrong.
-          </p>
-        </div>
-        <div class="field">
-          <label for="notify">Notification emails</label>
-          <input id="notify" name="notify" type="text" value={values.notify} placeholder="owner@example.com, sales@example.com" aria-describedby="notify-hint" />
-          <p id="notify-hint" class="hint">
-            {props.canNotify ? 'Each new submission (not spam) is emailed to these addresses, comma-separated.' : 'This server sends no email: start it with --smtp-url and --mail-from to use this.'}
-          </p>
-        </div>
-        <div class="field">
-          <label for="rate-limit">Rate limit</label>
-          <input id="rate-limit" name="rateLimit" type="text" value={values.rateLimit} placeholder="the server default" aria-describedby="rate-limit-hint" />
-          <p id="rate-limit-hint" class="hint">
-            Submissions per visitor, as requests/window, e.g. <code>10/1m</code>. Empty: the server default.
-          </p>
-        </div>
-        <div class="field">
-          <label for="retention">Retention</label>
-          <input id="retention" name="retention" type="text" value={values.retention} placeholder="kept until deleted" aria-describedby="retention-hint" spellcheck={false} />
-          <p id="retention-hint" class="hint">
-            Submissions older than this are removed with their files, in the background, e.g. <code>90d</code> or <code>12h</code>. Empty: kept until deleted.
-          </p>
-        </div>
+        <TextField id="success-url" name="successUrl" label="Success URL" url value={values.successUrl} placeholder="https://example.com/thanks">
+          Where a browser goes after a post without JavaScript. Empty: a thank-you page with a link back.
+        </TextField>
+        <TextField id="error-url" name="errorUrl" label="Error URL" url value={values.errorUrl} placeholder="https://example.com/form-error">
+          Gets <code>?error=CODE</code> (and <code>&amp;field=NAME</code>). Empty: a page that says what went wrong.
+        </TextField>
+        <TextField id="notify" name="notify" label="Notification emails" value={values.notify} placeholder="owner@example.com, sales@example.com">
+          {props.canNotify ? 'Each new submission (not spam) is emailed to these addresses, comma-separated.' : 'This server sends no email: start it with --smtp-url and --mail-from to use this.'}
+        </TextField>
+        <TextField id="rate-limit" name="rateLimit" label="Rate limit" value={values.rateLimit} placeholder="the server default">
+          Submissions per visitor, as requests/window, e.g. <code>10/1m</code>. Empty: the server default.
+        </TextField>
+        <TextField id="retention" name="retention" label="Retention" value={values.retention} placeholder="kept until deleted" spellcheck={false}>
+          Submissions older than this are removed with their files, in the background, e.g. <code>90d</code> or <code>12h</code>. Empty: kept until deleted.
+        </TextField>
         <fieldset>
           <legend>Spam protection</legend>
           <div class="field">
@@ -197,13 +179,9 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
             <input id="max-links" name="maxLinks" type="number" min={0} max={10000} inputMode="numeric" value={values.maxLinks} placeholder="no limit" aria-describedby="max-links-hint" />
             <p id="max-links-hint" class="hint">A submission with more links than this goes to Spam. Empty: no limit.</p>
           </div>
-          <div class="field">
-            <label for="origins">Allowed origins</label>
-            <input id="origins" name="origins" type="text" value={values.origins} placeholder="any" aria-describedby="origins-hint" spellcheck={false} />
-            <p id="origins-hint" class="hint">
-              Pages that may post: <code>project</code> (the project's domains and local development hosts), origins such as <code>https://example.com</code>, comma-separated, or empty for any. Scripts that send no <code>Origin</code> are not affected.
-            </p>
-          </div>
+          <TextField id="origins" name="origins" label="Allowed origins" value={values.origins} placeholder="any" spellcheck={false}>
+            Pages that may post: <code>project</code> (the project's domains and local development hosts), origins such as <code>https://example.com</code>, comma-separated, or empty for any. Scripts that send no <code>Origin</code> are not affected.
+          </TextField>
         </fieldset>
         <div>
           <button type="submit" class="primary">
