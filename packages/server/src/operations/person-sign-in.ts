@@ -2,6 +2,7 @@ import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { randomToken } from '../ids.js';
 import { activeMemberships, findMemberListing, findPersonByEmail, findPersonById, updateMember } from '../store/queries/members.js';
 import { findUsablePersonLink, insertPersonLink, spendPersonLink as spendStoredLink } from '../store/queries/person-sessions.js';
+import type { PersonLinkPurpose } from '../store/schema-people.js';
 import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
 import { displayName } from './member-info.js';
@@ -23,23 +24,25 @@ function possibleSecret(secret: string): boolean {
   return secret.length > 0 && secret.length <= 128;
 }
 
-/** Who a link would sign in, without spending it; null if unknown, used or expired. */
-export async function describePersonLink(context: OperationContext, secret: string): Promise<PersonLinkHolder | null> {
+/** Who a link of the given purpose would sign in, without spending it; null if unknown, used, expired or of another purpose. */
+export async function describePersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<PersonLinkHolder | null> {
   if (!possibleSecret(secret)) return null;
   const found = await findUsablePersonLink(context.store.db, hashSecret(secret), context.now());
-  if (!found) return null;
+  if (!found || found.purpose !== purpose) return null;
   return { name: displayName(found), email: found.email, workspace: found.workspaceSlug, expiresAt: new Date(found.expiresAt).toISOString() };
 }
 
 /**
- * Spends a link: an invite also makes its membership `active`, in the same transaction.
- * Returns the person it signs in, or null if the link is unknown, used or expired.
+ * Spends a link of the given purpose (the route it was opened at: an invite link is no
+ * sign-in link, nor the other way round): an invite also makes its membership `active`, in
+ * the same transaction. Returns the person it signs in, or null if the link is unknown,
+ * used, expired or of another purpose (then it is left unspent).
  */
-export async function spendPersonLink(context: OperationContext, secret: string): Promise<string | null> {
+export async function spendPersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<string | null> {
   if (!possibleSecret(secret)) return null;
   const now = context.now();
   return context.store.transaction(async (trx) => {
-    const spent = await spendStoredLink(trx, hashSecret(secret), now);
+    const spent = await spendStoredLink(trx, hashSecret(secret), purpose, now);
     if (!spent) return null;
     if (spent.memberId !== null) {
       await updateMember(trx, spent.memberId, { status: 'active' });
