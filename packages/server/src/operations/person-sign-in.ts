@@ -5,7 +5,7 @@ import { findUsablePersonLink, insertPersonLink, spendPersonLink as spendStoredL
 import type { PersonLinkPurpose } from '../store/schema-people.js';
 import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
-import { displayName } from './member-info.js';
+import { displayName, normalizeEmail } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
 
 /** A sign-in link sent by email works once, for 15 minutes (docs/members.md). */
@@ -57,12 +57,13 @@ export async function spendPersonLink(context: OperationContext, purpose: Person
 }
 
 /**
- * `/login/email`: emails a sign-in link if the address is an active member's; otherwise
- * does nothing. The caller answers the same either way, and limits how often it is asked.
+ * `/login/email`: emails a sign-in link if the address (compared as stored: trimmed, lower
+ * case) is an active member's; otherwise does nothing. The caller answers the same either
+ * way, and limits how often it is asked. A malformed address is `validation_failed`.
  */
 export async function emailSignInLink(context: OperationContext, email: string): Promise<void> {
   const db = context.store.db;
-  const person = await findPersonByEmail(db, email);
+  const person = await findPersonByEmail(db, normalizeEmail(email));
   if (!person || (await activeMemberships(db, person.id)).length === 0) return;
   const secret = randomToken(256);
   const now = context.now();

@@ -32,6 +32,10 @@ describe.runIf(backend.available)(`invite and email sign-in links over time on $
     expect(await spendPersonLink(context, 'invite', secret)).toBeNull();
   });
 
+  it('a malformed address is validation_failed', async () => {
+    await expect(emailSignInLink(context, 'not-an-email')).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
   it('an email link works for 15 minutes, once; an invited (not yet active) address gets none', async () => {
     const { inviteUrl } = await inviteMember(context, adminPrincipal, { email: 'sam@agency.example', workspace: 'acme' });
     await emailSignInLink(context, 'sam@agency.example');
@@ -42,7 +46,8 @@ describe.runIf(backend.available)(`invite and email sign-in links over time on $
     const personId = await spendPersonLink(context, 'invite', secretOf(inviteUrl));
     expect(personId).toMatch(/^per_/);
     expect(await spendPersonLink(context, 'invite', secretOf(inviteUrl))).toBeNull();
-    await emailSignInLink(context, 'sam@agency.example');
+    // The address is compared as stored (trimmed, lower case), whoever calls.
+    await emailSignInLink(context, ' Sam@Agency.EXAMPLE ');
     const links = await suite.store.db.selectFrom('person_links').selectAll().where('purpose', '=', 'email').execute();
     expect(links).toHaveLength(1);
     expect(Number(links[0]!.expires_at) - clock).toBe(emailLinkLifetimeMs);
