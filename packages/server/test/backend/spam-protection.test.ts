@@ -2,9 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPrincipal, createForm, newEncryptionKey, operationContext, postJson, request, selectBackend, type FormFixture } from '@svc/testkit';
+import { adminPrincipal, createForm, eventually, newEncryptionKey, operationContext, postJson, request, selectBackend, type FormFixture } from '@svc/testkit';
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { AltchaChallenges, altchaKey, challengeLifetimeMs } from '../../src/forms/spam/altcha-challenges.js';
+import { FormDirectory } from '../../src/forms/form-directory.js';
 import { captchaSecretContext } from '../../src/forms/spam/captcha-secret.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { updateFormSettings, type FormSettingsChange } from '../../src/operations/forms.js';
@@ -284,6 +285,24 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       expect((await postJson(formUrl(form), { n: 3 })).status).toBe(200);
       expect((await request(formUrl(form), { method: 'POST', body: new URLSearchParams({ n: '4' }), headers: { origin: 'https://www.acme.example' } })).status).toBe(200);
       expect(await rows(form)).toHaveLength(4);
+    });
+
+    it('with project, holds the project\'s hostnames until a change to what hosting serves is announced', async () => {
+      const form = await createForm(suite.store);
+      const directory = new FormDirectory(suite.store, 60_000);
+      try {
+        // PostgreSQL: once it listens (its first connection counts as a change that may have been missed).
+        await eventually(() => Promise.resolve(suite.store.hearsSiteChanges()), (listening) => listening, 'the site-change listener');
+        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        await suite.store.transaction((trx) => replaceProjectDomains(trx, form.projectId, [{ hostname: 'WWW.Beta.example', environment: 'production', position: 0 }]));
+        // Held: a post does not read the domains again...
+        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        // ...until a push that changes them announces it, as it does for hosting.
+        suite.store.announceSites();
+        expect(await directory.projectHostnames(form.projectId)).toEqual(['www.beta.example']);
+      } finally {
+        directory.close();
+      }
     });
 
     it('with a list, takes only those origins', async () => {

@@ -1,7 +1,7 @@
-import { listProjectDomains } from '../../store/queries/domains.js';
 import type { ResolvedForm } from '../../store/queries/forms.js';
 import { spendSolution } from '../../store/queries/spent-solutions.js';
 import type { Db } from '../../store/store.js';
+import type { FormDirectory } from '../form-directory.js';
 import { SecretBoxError, type SecretBox } from '../../webhooks/secret-box.js';
 import type { AltchaChallenges } from './altcha-challenges.js';
 import { captchaSecretContext } from './captcha-secret.js';
@@ -18,7 +18,9 @@ export class SpamProtection {
   private readonly captcha: CaptchaServices;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
+    /** Where a project's hostnames are held (`--origins project`), not read on every post. */
+    private readonly directory: Pick<FormDirectory, 'projectHostnames'>,
     private readonly box: SecretBox,
     altcha: AltchaChallenges,
     verifyUrls: { readonly turnstile: string; readonly hcaptcha: string },
@@ -30,7 +32,7 @@ export class SpamProtection {
 
   /** A browser post (it sends `Origin`) from a page the form does not allow is refused; a script's is not. */
   async originAllowed(form: ResolvedForm, origin: string | undefined): Promise<boolean> {
-    return originAllowed(origin, form.origins, async () => (await listProjectDomains(this.db, form.projectId)).map((domain) => domain.hostname));
+    return originAllowed(origin, form.origins, () => this.directory.projectHostnames(form.projectId));
   }
 
   /** The post's captcha solution, checked; `solutions` holds the fields the widgets post. */
