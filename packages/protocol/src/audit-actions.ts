@@ -28,6 +28,8 @@ export const auditActions = [
   'request.replied',
   'request.resolved',
   'request.reopened',
+  'request.deleted',
+  'requests.settings_changed',
   'deploy.created',
   'deploy.promoted',
   'deploy.rolled_back',

@@ -130,12 +130,13 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     closers.push(() => maintenance.stop());
 
     const altcha = new AltchaChallenges(altchaKey(encryption.key), options.altchaMaxNumber);
-    const spam = new SpamProtection(store.db, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl });
-    const directory = new FormDirectory(store.db, options.formCacheTtlMs);
+    const directory = new FormDirectory(store, options.formCacheTtlMs);
+    closers.push(() => directory.close());
     const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger });
+    const spam = new SpamProtection(store.db, directory, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
     const services: FormRouteServices = {
       directory,
       rateLimiter,
@@ -166,7 +167,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
           gitRoutes(scope, { context, failures });
           done();
         })),
-        (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget }),
+        (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget, now: context.now }),
         cliApi.plugin,
         settings.plugin,
       );

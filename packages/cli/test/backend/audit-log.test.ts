@@ -113,6 +113,10 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     await svcOk(['requests', 'reply', requestId, '--message', 'Fixed, thanks'], as(samToken));
     await svcOk(['requests', 'resolve', requestId], as(samToken));
     await svcOk(['requests', 'reopen', requestId], as(samToken));
+    await svcOk(['requests', 'set', '--retention', '180d'], as(samToken));
+    // The same retention again changes nothing, and is not recorded.
+    await svcOk(['requests', 'set', '--retention', '180d'], as(samToken));
+    await svcOk(['requests', 'delete', requestId, '--yes'], as(samToken));
 
     const target = { workspace, project, environment: 'production' };
     const first = await deployThroughApi(cli.url, samToken, target, { 'index.html': '<h1>one</h1>' });
@@ -150,6 +154,8 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
       'request.replied',
       'request.resolved',
       'request.reopened',
+      'request.deleted',
+      'requests.settings_changed',
       'deploy.rolled_back',
       'deploy.promoted',
       'session.started',
@@ -172,6 +178,8 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     expect(entries.find((entry) => entry.action === 'project.created')).toMatchObject({ project, object: { type: 'project', id: project } });
     expect(entries.find((entry) => entry.action === 'form.settings_changed')).toMatchObject({ project, object: { type: 'form', id: 'contact' } });
     expect(entries.find((entry) => entry.action === 'session.started')).toMatchObject({ project: null, object: null });
+    expect(entries.find((entry) => entry.action === 'request.deleted')).toMatchObject({ project, object: { type: 'request', id: expect.stringMatching(/^req_/) } });
+    expect(entries.find((entry) => entry.action === 'requests.settings_changed')).toMatchObject({ project, object: null });
     // Newest first, ids in order.
     expect(entries.map((entry) => entry.id)).toEqual([...entries.map((entry) => entry.id)].sort().reverse());
   });

@@ -196,6 +196,31 @@ describe.runIf(backend.available)(`members, invites and sign-in by email on ${ba
     expect(login.text).toContain('Email me a sign-in link');
   });
 
+  it('an invite link is no sign-in link, nor the other way round: pressed at the other route it is refused and left unspent', async () => {
+    const before = mail.mails.length;
+    const inviteUrl = (await invite('kim@agency.example')).json<{ inviteUrl: string }>().inviteUrl;
+    expect((await new PageSession(cli.url).post('/login/email', { email: 'sam@agency.example' })).status).toBe(200);
+    await mail.waitFor(before + 2);
+    const emailUrl = linkIn(mail.mails.slice(before).find((one) => one.to[0] === 'sam@agency.example')!.raw);
+    const inviteSecret = new URL(inviteUrl).pathname.split('/').pop()!;
+    const emailSecret = new URL(emailUrl).pathname.split('/').pop()!;
+    for (const [opened, other] of [
+      [inviteUrl, `/login/email/${inviteSecret}`],
+      [emailUrl, `/login/invite/${emailSecret}`],
+    ] as const) {
+      expect((await new PageSession(cli.url).get(other)).status).toBe(401);
+      // A form token from a page of the right route, then the button's POST at the other one.
+      const session = new PageSession(cli.url);
+      const csrf = await session.csrf(new URL(opened).pathname);
+      const pressed = await session.post(other, { _csrf: csrf });
+      expect(pressed.status).toBe(401);
+      expect(session.signedIn).toBe(false);
+      // The link itself still works where it belongs.
+      expect((await openLink(opened)).answer.status).toBe(303);
+    }
+    expect((await members()).find((member) => member.email === 'kim@agency.example')).toMatchObject({ status: 'active' });
+  });
+
   it('sets a name on the account page; replies are signed with it', async () => {
     const csrf = await samSession.csrf('/settings/account');
     expect((await samSession.post('/settings/account', { _csrf: csrf, name: 'Sam Rivera' })).status).toBe(303);

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { Closed, NullableInteger, NullableString, Ok, RateLimit, Slug } from './common.js';
-import { captchaSecretLimit, formUrlLimit, maxNotifyAddresses } from './limits.js';
+import { captchaKinds, captchaSecretLimit, formUrlLimit, maxLinksLimit, maxNotifyAddresses } from './limits.js';
 
-/** The captcha a form's posts must solve (docs/form-endpoint.md, "Spam protection"). */
-export const CaptchaKind = Type.Union([Type.Literal('none'), Type.Literal('altcha'), Type.Literal('turnstile'), Type.Literal('hcaptcha')]);
+/** The captcha a form's posts must solve (docs/form-endpoint.md, "Spam protection"): one of `captchaKinds`. */
+export const CaptchaKind = Type.Enum(captchaKinds);
 export type CaptchaKind = Static<typeof CaptchaKind>;
 
 /** A form endpoint: where to post (`url` is `{forms_url}/api/f/{endpointId}`) and its limit. */
@@ -54,7 +54,7 @@ export const FormSettingsRequest = Closed({
   captcha: Type.Optional(CaptchaKind),
   /** The provider's secret key (Turnstile, hCaptcha), stored encrypted; null removes it. */
   captchaSecret: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: captchaSecretLimit }), Type.Null()])),
-  maxLinks: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
+  maxLinks: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: maxLinksLimit }), Type.Null()])),
   /** `any`, `project`, or origins such as `https://example.com` joined by commas. */
   origins: Type.Optional(Type.String({ minLength: 1, maxLength: formUrlLimit * 4 })),
 });

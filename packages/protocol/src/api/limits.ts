@@ -13,6 +13,13 @@ export const defaultRotationGraceSeconds = 86_400;
 export const formUrlLimit = 2048;
 /** The longest captcha provider secret a form keeps. */
 export const captchaSecretLimit = 512;
+/** The captchas a form's posts may have to solve (docs/form-endpoint.md, "Spam protection"). */
+export const captchaKinds = ['none', 'altcha', 'turnstile', 'hcaptcha'] as const;
+export function isCaptchaKind(value: unknown): value is (typeof captchaKinds)[number] {
+  return (captchaKinds as readonly unknown[]).includes(value);
+}
+/** The largest `maxLinks` of a form: more links than it sends a submission to Spam. */
+export const maxLinksLimit = 10_000;
 export const maxNotifyAddresses = 10;
 /** Replayed deliveries come due at this rate, so a receiver back from an outage is not flooded. */
 export const replayDeliveriesPerSecond = 50;

@@ -1,5 +1,7 @@
+import { HeldUntilAnnounced } from '../hosting/held-until-announced.js';
+import { listProjectDomains } from '../store/queries/domains.js';
 import { findFormByEndpointId, type ResolvedForm } from '../store/queries/forms.js';
-import type { Db } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * What an endpoint id can look like (they are base32, see ids.ts); anything else is unknown
@@ -10,23 +12,29 @@ const possibleEndpointId = /^[0-9A-Za-z_-]{1,200}$/;
 /**
  * Endpoint id → form, cached for a few seconds so the hot path does not query the
  * database on every submission. Changes made through this process invalidate at once;
- * other instances see them within `ttlMs`.
+ * other instances see them within `ttlMs`. A project's hostnames (what `--origins project`
+ * allows) are held too, until a change to what hosting serves is announced (a push that
+ * changes domains: docs/hosting.md), as the hosting's own hostname map is.
  */
 export class FormDirectory {
   private readonly cache = new Map<string, { form: ResolvedForm | null; expires: number }>();
+  private readonly hostnames: HeldUntilAnnounced<readonly string[]>;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<Store, 'db' | 'signals'>,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    // While other instances' announcements could go unheard, held no longer than a form is.
+    this.hostnames = new HeldUntilAnnounced(store.signals.sites, { maxEntries, maxAgeMs: 60_000, unheardMaxAgeMs: ttlMs });
+  }
 
   async resolve(endpointId: string): Promise<ResolvedForm | null> {
     if (!possibleEndpointId.test(endpointId)) return null;
     const now = Date.now();
     const cached = this.cache.get(endpointId);
     if (cached && cached.expires > now) return cached.form;
-    const form = await findFormByEndpointId(this.db, endpointId);
+    const form = await findFormByEndpointId(this.store.db, endpointId);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     // Unknown ids are remembered briefly too, so probing them stays cheap.
     this.cache.set(endpointId, { form, expires: now + (form ? this.ttlMs : Math.min(this.ttlMs, 1_000)) });
@@ -35,5 +43,14 @@ export class FormDirectory {
 
   invalidate(): void {
     this.cache.clear();
+  }
+
+  /** The hostnames of a project's domains, in lower case. */
+  projectHostnames(projectId: string): Promise<readonly string[]> {
+    return this.hostnames.get(projectId, async () => (await listProjectDomains(this.store.db, projectId)).map((domain) => domain.hostname.toLowerCase()));
+  }
+
+  close(): void {
+    this.hostnames.close();
   }
 }

@@ -17,6 +17,8 @@ export interface ChallengeRouteServices {
   readonly altcha: AltchaChallenges;
   /** The `altcha` widget script; null when the package is missing. */
   readonly widget: WidgetAsset | null;
+  /** The operations' clock (context.now): a challenge expires against it. */
+  readonly now: () => number;
 }
 
 /**
@@ -34,7 +36,7 @@ export function challengeRoutes(app: FastifyInstance, services: ChallengeRouteSe
     if (!decision.allowed) {
       throw new ServiceError('rate_limited', `too many challenges from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
     }
-    return services.altcha.create(form.endpointId, Date.now());
+    return services.altcha.create(form.endpointId, services.now());
   });
   app.get(altchaWidgetPath, (request, reply) => sendWidget(request, reply, services.widget));
   return Promise.resolve();

@@ -28,4 +28,29 @@ describe('log lines for people', () => {
   it('passes through a line that is not JSON', () => {
     expect(formatLogLine('plain', { colors: false })).toBe('plain\n');
   });
+
+  it('shows control characters from requests escaped, so that they can neither colour the terminal nor start a line', () => {
+    const fake = '\n09:05:07 INFO  svc is ready';
+    const record = JSON.stringify({
+      level: 40,
+      time: at,
+      msg: `no site for host \u001b[31mevil\u001b[0m${fake}`,
+      host: 'evil\u001b]0;title\u0007.example',
+      path: '/a\rb',
+      userAgent: 'agent\u007f\u0085\u009b2J',
+      [`key\u001b`]: 'x',
+      err: { message: 'bad \u001b[2J', stack: 'Error: bad \u001b[2J\r\n    at x' },
+    });
+    const text = formatLogLine(record, { colors: false });
+    expect(text).toBe(
+      '09:05:07 WARN  no site for host \\e[31mevil\\e[0m\\n09:05:07 INFO  svc is ready host=evil\\e]0;title\\u{7}.example ' +
+        'path="/a\\rb" userAgent=agent\\u{7f}\\u{85}\\u{9b}2J key\\e=x\n    Error: bad \\e[2J\\r\n        at x\n',
+    );
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(text.slice(0, -1).replace(/\n {4}/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('escapes control characters in a line that is not JSON', () => {
+    expect(formatLogLine('plain \u001b[2J\rfake\n', { colors: false })).toBe('plain \\e[2J\\rfake\n');
+  });
 });

@@ -1,7 +1,7 @@
 import { auditPageSize, isAuditAction, ServiceError, type AuditAction, type AuditActorType } from '@svc/protocol';
 import type { AuditEntry } from '@svc/protocol/api';
 import { insertAuditEntry, listAuditEntries, type AuditLogRecord } from '../store/queries/audit-log.js';
-import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
+import { findProject, findWorkspacesBySlugs } from '../store/queries/projects.js';
 import type { Db } from '../store/store.js';
 import { isAdmin, isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
 import { actingName, canManagePeople } from './rights.js';
@@ -80,12 +80,12 @@ export function mayReadAuditLog(principal: Principal, workspaceId: string): bool
 
 /** Of these workspace slugs, those whose audit log the principal may read (the projects page links them). */
 export async function readableAuditLogs(context: OperationContext, principal: Principal, slugs: readonly string[]): Promise<string[]> {
-  const readable: string[] = [];
-  for (const slug of new Set(slugs)) {
-    const workspace = await findWorkspaceBySlug(context.store.db, slug);
-    if (workspace && mayReadAuditLog(principal, workspace.id)) readable.push(slug);
-  }
-  return readable;
+  const wanted = [...new Set(slugs)];
+  const idOf = new Map((await findWorkspacesBySlugs(context.store.db, wanted)).map((workspace) => [workspace.slug, workspace.id]));
+  return wanted.filter((slug) => {
+    const id = idOf.get(slug);
+    return id !== undefined && mayReadAuditLog(principal, id);
+  });
 }
 
 export interface ListAuditLogInput {

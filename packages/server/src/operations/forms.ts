@@ -1,5 +1,5 @@
-import { checkRateLimit, maxNotifyAddresses, ServiceError } from '@svc/protocol';
-import type { CaptchaKind, FormInfo, RateLimit } from '@svc/protocol/api';
+import { captchaKinds, checkRateLimit, isCaptchaKind, maxLinksLimit, maxNotifyAddresses, ServiceError } from '@svc/protocol';
+import type { FormInfo, RateLimit } from '@svc/protocol/api';
 import { captchaSecretContext } from '../forms/spam/captcha-secret.js';
 import { normalizeOrigins } from '../forms/spam/origins.js';
 import { isValidEmail } from '../forms/email.js';
@@ -48,8 +48,8 @@ export interface FormSettingsChange {
   readonly rateLimit?: RateLimit | null;
   /** Seconds; null keeps submissions until deleted. */
   readonly retentionSeconds?: number | null;
-  /** Spam protection (docs/form-endpoint.md, "Spam protection"). */
-  readonly captcha?: CaptchaKind;
+  /** Spam protection (docs/form-endpoint.md, "Spam protection"): one of `captchaKinds`, checked here. */
+  readonly captcha?: string;
   /** The provider's secret key, in clear: sealed before it is stored; null removes it. */
   readonly captchaSecret?: string | null;
   readonly maxLinks?: number | null;
@@ -153,13 +153,16 @@ function checkedSettings(context: OperationContext, input: FormSettingsChange): 
     if (value !== null && (!Number.isSafeInteger(value) || value < formRetentionSeconds.min || value > formRetentionSeconds.max)) errors['retentionSeconds'] = 'must be from 60 seconds to 10 years, or null';
     else columns.retention_seconds = value;
   }
-  if (input.captcha !== undefined) columns.captcha = input.captcha;
+  if (input.captcha !== undefined) {
+    if (isCaptchaKind(input.captcha)) columns.captcha = input.captcha;
+    else errors['captcha'] = `must be ${captchaKinds.slice(0, -1).join(', ')} or ${captchaKinds.at(-1)}`;
+  }
   if (input.captchaSecret !== undefined && input.captchaSecret !== null && (input.captchaSecret.trim() !== input.captchaSecret || input.captchaSecret === '' || hasControlCharacter(input.captchaSecret))) {
     errors['captchaSecret'] = 'must be the provider\'s secret key, without spaces around it or control characters';
   }
   if (input.maxLinks !== undefined) {
     const value = input.maxLinks;
-    if (value !== null && (!Number.isSafeInteger(value) || value < 0 || value > 10_000)) errors['maxLinks'] = 'must be from 0 to 10000, or null for no limit';
+    if (value !== null && (!Number.isSafeInteger(value) || value < 0 || value > maxLinksLimit)) errors['maxLinks'] = `must be from 0 to ${maxLinksLimit}, or null for no limit`;
     else columns.max_links = value;
   }
   if (input.origins !== undefined) {

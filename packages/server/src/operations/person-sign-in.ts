@@ -2,9 +2,10 @@ import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { randomToken } from '../ids.js';
 import { activeMemberships, findMemberListing, findPersonByEmail, findPersonById, updateMember } from '../store/queries/members.js';
 import { findUsablePersonLink, insertPersonLink, spendPersonLink as spendStoredLink } from '../store/queries/person-sessions.js';
+import type { PersonLinkPurpose } from '../store/schema-people.js';
 import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
-import { displayName } from './member-info.js';
+import { displayName, normalizeEmail } from './member-info.js';
 import { sendPersonLinkMail } from './person-mail.js';
 
 /** A sign-in link sent by email works once, for 15 minutes (docs/members.md). */
@@ -23,23 +24,25 @@ function possibleSecret(secret: string): boolean {
   return secret.length > 0 && secret.length <= 128;
 }
 
-/** Who a link would sign in, without spending it; null if unknown, used or expired. */
-export async function describePersonLink(context: OperationContext, secret: string): Promise<PersonLinkHolder | null> {
+/** Who a link of the given purpose would sign in, without spending it; null if unknown, used, expired or of another purpose. */
+export async function describePersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<PersonLinkHolder | null> {
   if (!possibleSecret(secret)) return null;
   const found = await findUsablePersonLink(context.store.db, hashSecret(secret), context.now());
-  if (!found) return null;
+  if (!found || found.purpose !== purpose) return null;
   return { name: displayName(found), email: found.email, workspace: found.workspaceSlug, expiresAt: new Date(found.expiresAt).toISOString() };
 }
 
 /**
- * Spends a link: an invite also makes its membership `active`, in the same transaction.
- * Returns the person it signs in, or null if the link is unknown, used or expired.
+ * Spends a link of the given purpose (the route it was opened at: an invite link is no
+ * sign-in link, nor the other way round): an invite also makes its membership `active`, in
+ * the same transaction. Returns the person it signs in, or null if the link is unknown,
+ * used, expired or of another purpose (then it is left unspent).
  */
-export async function spendPersonLink(context: OperationContext, secret: string): Promise<string | null> {
+export async function spendPersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<string | null> {
   if (!possibleSecret(secret)) return null;
   const now = context.now();
   return context.store.transaction(async (trx) => {
-    const spent = await spendStoredLink(trx, hashSecret(secret), now);
+    const spent = await spendStoredLink(trx, hashSecret(secret), purpose, now);
     if (!spent) return null;
     if (spent.memberId !== null) {
       await updateMember(trx, spent.memberId, { status: 'active' });
@@ -54,12 +57,13 @@ export async function spendPersonLink(context: OperationContext, secret: string)
 }
 
 /**
- * `/login/email`: emails a sign-in link if the address is an active member's; otherwise
- * does nothing. The caller answers the same either way, and limits how often it is asked.
+ * `/login/email`: emails a sign-in link if the address (compared as stored: trimmed, lower
+ * case) is an active member's; otherwise does nothing. The caller answers the same either
+ * way, and limits how often it is asked. A malformed address is `validation_failed`.
  */
 export async function emailSignInLink(context: OperationContext, email: string): Promise<void> {
   const db = context.store.db;
-  const person = await findPersonByEmail(db, email);
+  const person = await findPersonByEmail(db, normalizeEmail(email));
   if (!person || (await activeMemberships(db, person.id)).length === 0) return;
   const secret = randomToken(256);
   const now = context.now();

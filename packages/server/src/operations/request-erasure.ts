@@ -2,6 +2,7 @@ import { ServiceError, type ErasedRequestData } from '@svc/protocol';
 import type { RequestSettings } from '@svc/protocol/api';
 import { deleteRequestRow, findRequest, requestEvents, requestRetention, requestsMentioning, setRequestRetention } from '../store/queries/requests.js';
 import { eraseEventCopies } from '../store/queries/submission-changes.js';
+import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
@@ -14,8 +15,8 @@ export const requestRetentionSeconds = { min: 60, max: 315_360_000 } as const;
 /**
  * `svc requests delete` (docs/privacy.md): in one transaction the request and its replies
  * go, its `request.*` events keep only a tombstone (`data: { request: { id, createdAt,
- * deletedAt } }`), their pending deliveries fail without another attempt and the answers
- * kept from receivers go. No event is sent: the catalog has no `request.deleted`
+ * deletedAt } }`), their pending deliveries fail without another attempt, the answers
+ * kept from receivers go and `request.deleted` is audited. No event is sent: the catalog has no `request.deleted`
  * (docs/webhooks.md). Then its screenshot is removed unless something else holds the same
  * contents.
  */
@@ -65,6 +66,7 @@ async function eraseOne(context: OperationContext, principal: Principal, input: 
       JSON.stringify({ id: event.id, type: event.type, createdAt: isoTime(event.created_at), workspace: scope.workspace.slug, project: scope.project.name, data: erased });
     await eraseEventCopies(trx, events, tombstone, 'cancelled: the request was deleted', now);
     await deleteRequestRow(trx, row.id);
+    await recordAudit(trx, context, principal, { action: 'request.deleted', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'request', id: row.id } });
     return row.screenshot_sha256;
   });
   return screenshot;
@@ -79,7 +81,7 @@ export async function getRequestSettings(context: OperationContext, principal: P
 /**
  * `svc requests set --retention` (docs/privacy.md): requests older than this, whatever
  * their status, are removed in the background with their replies and screenshots; null keeps
- * them until deleted.
+ * them until deleted. A change is audited (`requests.settings_changed`) in its transaction.
  */
 export async function updateRequestSettings(
   context: OperationContext,
@@ -91,10 +93,11 @@ export async function updateRequestSettings(
     throw new ServiceError('validation_failed', 'retentionSeconds must be from 60 seconds to 10 years, or null', { errors: { retentionSeconds: 'must be from 60 seconds to 10 years, or null' } });
   }
   return context.store.transaction(async (trx) => {
-    const { project } = await projectInScope(trx, principal, input.workspace, input.project);
+    const { workspace, project } = await projectInScope(trx, principal, input.workspace, input.project);
     const before = await requestRetention(trx, project.id);
     if (value === undefined || value === before) return { settings: { retentionSeconds: before }, changed: false };
     await setRequestRetention(trx, project.id, value, context.now());
+    await recordAudit(trx, context, principal, { action: 'requests.settings_changed', workspaceId: workspace.id, projectId: project.id });
     return { settings: { retentionSeconds: value }, changed: true };
   });
 }

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { TokenInfo, WhoamiResponse } from '@svc/protocol/api';
 import { generateToken, hashToken } from '../auth/token-secrets.js';
-import { findWorkspaceById, findWorkspaceBySlug, listWorkspaceSlugs } from '../store/queries/projects.js';
+import { findWorkspaceBySlug, listWorkspaceSlugs, workspaceSlugsOf } from '../store/queries/projects.js';
 import type { WorkspaceRow } from '../store/schema.js';
 import { deleteSessionsOfToken } from '../store/queries/sessions.js';
 import { countActiveAdminTokens, findTokenListing, insertToken, listTokens as queryTokens, revokeToken as markRevoked, type TokenListing } from '../store/queries/tokens.js';
@@ -79,8 +79,7 @@ export async function createToken(
 export async function listTokenWorkspaces(context: OperationContext, principal: Principal): Promise<string[]> {
   const managed = managedWorkspaces(principal);
   if (managed === null) return listWorkspaceSlugs(context.store.db);
-  const slugs = await Promise.all(managed.map(async (workspaceId) => (await findWorkspaceById(context.store.db, workspaceId)).slug));
-  return slugs.sort();
+  return workspaceSlugsOf(context.store.db, managed);
 }
 
 /** `svc tokens list`: the tokens the principal manages (an admin token: every token), newest first, never a secret. */

@@ -1,3 +1,4 @@
+import type { CaptchaKind } from '@svc/protocol/api';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
 import type { MembersTable, PeopleTable, PersonLinksTable, PersonSessionsTable } from './schema-people.js';
@@ -101,7 +102,8 @@ export interface FormsTable {
 }
 
 export type SubmissionState = 'inbox' | 'spam';
-export type CaptchaKind = 'none' | 'altcha' | 'turnstile' | 'hcaptcha';
+/** The captcha a form's posts must solve: one definition, in @svc/protocol. */
+export type { CaptchaKind };
 /** Why a submission is in Spam (docs/form-endpoint.md, "Spam protection"). */
 export type SpamReason = 'honeypot' | 'captcha_unverified' | 'links' | 'manual';
 

@@ -2,9 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPrincipal, createForm, newEncryptionKey, operationContext, postJson, request, selectBackend, type FormFixture } from '@svc/testkit';
+import { adminPrincipal, createForm, eventually, newEncryptionKey, operationContext, postJson, request, selectBackend, type FormFixture } from '@svc/testkit';
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { AltchaChallenges, altchaKey, challengeLifetimeMs } from '../../src/forms/spam/altcha-challenges.js';
+import { FormDirectory } from '../../src/forms/form-directory.js';
+import { captchaSecretContext } from '../../src/forms/spam/captcha-secret.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { updateFormSettings, type FormSettingsChange } from '../../src/operations/forms.js';
 import { replaceProjectDomains } from '../../src/store/queries/domains.js';
@@ -216,6 +218,33 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
     });
   });
 
+  describe('a captcha secret that does not open', () => {
+    /** The stored secret as it reads after the server's encryption key changed. */
+    const breakSecret = async (form: FormFixture) => {
+      const foreign = operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()) });
+      const sealed = foreign.secrets.seal('old-secret', captchaSecretContext(form.formId));
+      await suite.store.db.updateTable('forms').set({ captcha_secret: sealed }).where('id', '=', form.formId).execute();
+    };
+
+    it('keeps a Turnstile post in Spam with captcha_unverified, asking no provider, never a 500', async () => {
+      const form = await protectedForm({ captcha: 'turnstile', captchaSecret: 'turnstile-secret' });
+      await breakSecret(form);
+      const asked = verified.length;
+      const answer = await postJson(formUrl(form), { email: 'ada@example.com', 'cf-turnstile-response': 'pass' });
+      expect(answer.status).toBe(200);
+      expect(verified.length).toBe(asked);
+      expect((await rows(form)).map((row) => [row.state, row.spam_reason])).toEqual([['spam', 'captcha_unverified']]);
+    });
+
+    it('is not opened at all for ALTCHA, which needs none', async () => {
+      const form = await protectedForm({ captcha: 'hcaptcha', captchaSecret: 'hcaptcha-secret' });
+      await updateFormSettings(context, adminPrincipal, { workspace: form.workspace, project: form.project, slug: form.slug, captcha: 'altcha' });
+      await breakSecret(form);
+      expect((await postJson(formUrl(form), { email: 'ada@example.com', altcha: await solved(form) })).status).toBe(200);
+      expect((await rows(form)).map((row) => [row.state, row.spam_reason])).toEqual([['inbox', null]]);
+    });
+  });
+
   describe('links and origins', () => {
     it('sends a submission with more links than allowed to Spam, with the reason in its event', async () => {
       const form = await protectedForm({ maxLinks: 1 });
@@ -258,6 +287,24 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       expect(await rows(form)).toHaveLength(4);
     });
 
+    it('with project, holds the project\'s hostnames until a change to what hosting serves is announced', async () => {
+      const form = await createForm(suite.store);
+      const directory = new FormDirectory(suite.store, 60_000);
+      try {
+        // PostgreSQL: once it listens (its first connection counts as a change that may have been missed).
+        await eventually(() => Promise.resolve(suite.store.signals.sites.hears()), (listening) => listening, 'the site-change listener');
+        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        await suite.store.transaction((trx) => replaceProjectDomains(trx, form.projectId, [{ hostname: 'WWW.Beta.example', environment: 'production', position: 0 }]));
+        // Held: a post does not read the domains again...
+        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        // ...until a push that changes them announces it, as it does for hosting.
+        suite.store.signals.sites.announce();
+        expect(await directory.projectHostnames(form.projectId)).toEqual(['www.beta.example']);
+      } finally {
+        directory.close();
+      }
+    });
+
     it('with a list, takes only those origins', async () => {
       const form = await protectedForm({ origins: 'https://a.example, https://b.example' });
       expect((await postJson(formUrl(form), {}, { origin: 'https://b.example' })).status).toBe(200);
@@ -271,6 +318,12 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
       const scope = { workspace: form.workspace, project: form.project, slug: form.slug };
       await expect(updateFormSettings(context, adminPrincipal, { ...scope, captcha: 'turnstile' })).rejects.toMatchObject({ code: 'validation_failed', details: { errors: { captchaSecret: expect.any(String) } } });
       await expect(updateFormSettings(context, adminPrincipal, { ...scope, origins: 'https://a.example/path' })).rejects.toMatchObject({ code: 'validation_failed', details: { errors: { origins: expect.any(String) } } });
+      // Whoever calls (the page sends what the browser posted), the kind and the bound are checked here.
+      await expect(updateFormSettings(context, adminPrincipal, { ...scope, captcha: 'recaptcha' })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { errors: { captcha: 'must be none, altcha, turnstile or hcaptcha' } },
+      });
+      await expect(updateFormSettings(context, adminPrincipal, { ...scope, maxLinks: 10_001 })).rejects.toMatchObject({ code: 'validation_failed', details: { errors: { maxLinks: expect.any(String) } } });
       const set = await updateFormSettings(context, adminPrincipal, { ...scope, captcha: 'hcaptcha', captchaSecret: 's', maxLinks: 3, origins: 'project' });
       expect(set.form).toMatchObject({ captcha: 'hcaptcha', captchaSecretSet: true, maxLinks: 3, origins: 'project' });
       expect(JSON.stringify(set)).not.toContain('"s"');

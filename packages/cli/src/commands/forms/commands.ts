@@ -1,3 +1,4 @@
+import { captchaKinds } from '@svc/protocol';
 import { defineGroup, handlersIn } from '../../command.js';
 import { projectCommand } from '../../common-options.js';
 
@@ -18,7 +19,7 @@ export const formsSet = projectCommand('set', run('set'), {
     notify: { flag: '--notify <emails...>', description: 'who is emailed about each new submission, or none' },
     rateLimit: { flag: '--rate-limit <limit>', description: 'requests/window per client IP, e.g. 10/1m, or default' },
     retention: { flag: '--retention <duration>', description: 'remove submissions older than this, e.g. 90d, or none to keep them' },
-    captcha: { flag: '--captcha <kind>', description: 'the captcha every post must solve: none, altcha, turnstile or hcaptcha', choices: ['none', 'altcha', 'turnstile', 'hcaptcha'] },
+    captcha: { flag: '--captcha <kind>', description: 'the captcha every post must solve: none, altcha, turnstile or hcaptcha', choices: captchaKinds },
     captchaSecretEnv: { flag: '--captcha-secret-env <var>', description: 'environment variable holding the Turnstile or hCaptcha secret key (stored encrypted)' },
     maxLinks: { flag: '--max-links <n>', description: 'more links than this in a submission sends it to Spam, or none' },
     origins: { flag: '--origins <origins>', description: 'browser origins that may post: any, project, or ORIGIN,…' },

@@ -1,4 +1,4 @@
-import { cliPaths, formatRateLimit, parseRateLimit, ServiceError } from '@svc/protocol';
+import { cliPaths, formatRateLimit, maxLinksLimit, parseRateLimit, ServiceError } from '@svc/protocol';
 import { FormSettingsResponse, ListFormsResponse, SetRateLimitResponse, type FormSettingsRequest, type RateLimit } from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { formSettingsLines, formsTable } from '../../format/forms-table.js';
@@ -64,8 +64,9 @@ function secretFromEnvironment(name: string, env: Readonly<Record<string, string
 /** `none` → no limit; else a count from 0. */
 function parseMaxLinks(text: string): number | null {
   if (text.trim().toLowerCase() === 'none') return null;
-  if (!/^\d{1,5}$/.test(text.trim())) throw new ServiceError('usage', '--max-links takes a number from 0 to 10000, or none');
-  return Number(text.trim());
+  const count = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(count <= maxLinksLimit)) throw new ServiceError('usage', `--max-links takes a number from 0 to ${maxLinksLimit}, or none`);
+  return count;
 }
 
 /** `none` (or nothing) removes a URL. */

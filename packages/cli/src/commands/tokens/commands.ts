@@ -4,7 +4,7 @@ const run = handlersIn(() => import('./run.js'));
 
 export const tokensCreate = lazyCommand('create', run('create'), {
   summary: 'create a token; it is printed this once',
-  description: `Create a token and print it on stdout, this once: only its hash is stored. Say its scope: --workspace W (an existing workspace; the token sees and changes only it) or --admin (every workspace, token management). Needs an admin token.`,
+  description: `Create a token and print it on stdout, this once: only its hash is stored. Say its scope: --workspace W (an existing workspace; the token sees and changes only it) or --admin (every workspace, token management). Owners and workspace tokens make tokens for their own workspace; only an admin token makes admin tokens.`,
   flags: {
     name: { flag: '--name <name>', description: 'a name to recognise it by in `svc tokens list`' },
     workspace: { flag: '--workspace <slug>', description: 'limit the token to this workspace, which must exist' },

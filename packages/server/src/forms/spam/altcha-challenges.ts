@@ -1,6 +1,7 @@
-import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { createChallenge } from 'altcha-lib/v1';
 import type { Challenge } from 'altcha-lib/v1/types';
+import { tokensEqual } from '../../settings/security.js';
 
 /** A challenge is good for 20 minutes (docs/form-endpoint.md, "ALTCHA"). */
 export const challengeLifetimeMs = 20 * 60_000;
@@ -55,7 +56,7 @@ export class AltchaChallenges {
     const expires = Number(params.get('expires'));
     if (params.get('form') !== endpointId || !Number.isSafeInteger(expires)) return { valid: false, problem: 'forged' };
     const expected = await createChallenge({ algorithm: 'SHA-256', hmacKey: this.hmacKey, number: payload.number, salt: payload.salt });
-    if (!sameText(expected.challenge, payload.challenge) || !sameText(expected.signature, payload.signature)) return { valid: false, problem: 'forged' };
+    if (!tokensEqual(expected.challenge, payload.challenge) || !tokensEqual(expected.signature, payload.signature)) return { valid: false, problem: 'forged' };
     const expiresAt = expires * 1000;
     if (expiresAt <= now) return { valid: false, problem: 'expired' };
     return { valid: true, digest: createHash('sha256').update(payload.signature).digest('hex'), expiresAt };
@@ -85,10 +86,4 @@ function readPayload(value: unknown): Payload | null {
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) return null;
   if (challenge.length > 128 || signature.length > 128 || salt.length > 512) return null;
   return { challenge, number, salt, signature };
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -32,7 +32,7 @@ export type CaptchaVerdict = { readonly outcome: 'passed' } | { readonly outcome
 export interface CaptchaForm {
   readonly endpointId: string;
   readonly captcha: CaptchaKind;
-  /** The provider's secret key, opened; null for none and ALTCHA. */
+  /** The provider's secret key, opened; null for none and ALTCHA, and when it is not set or does not open. */
   readonly secret: string | null;
 }
 
@@ -53,7 +53,7 @@ const altchaProblems = {
 } as const;
 
 /** Checks the solution a post carries for its form's captcha (docs/form-endpoint.md, "Spam protection"). */
-export async function checkCaptcha(form: CaptchaForm, solutions: Readonly<Record<string, unknown>>, clientIp: string | null, services: CaptchaServices): Promise<CaptchaVerdict> {
+export async function checkCaptcha(form: CaptchaForm, solutions: Readonly<Record<string, unknown>>, services: CaptchaServices): Promise<CaptchaVerdict> {
   if (form.captcha === 'none') return { outcome: 'passed' };
   if (form.captcha === 'altcha') {
     const check = await services.altcha.verify(solutions[solutionFields.altcha], form.endpointId, services.now());
@@ -64,9 +64,9 @@ export async function checkCaptcha(form: CaptchaForm, solutions: Readonly<Record
   const token = solutions[solutionFields[form.captcha]];
   if (typeof token !== 'string' || token === '') return { outcome: 'failed', message: 'the captcha was not solved' };
   if (token.length > 4_096) return { outcome: 'failed', message: 'the captcha solution is not valid' };
-  // A form switched to a provider before its secret was set cannot check anything: kept in Spam.
+  // A form whose secret is not set, or does not open, cannot check anything: kept in Spam.
   if (form.secret === null) return { outcome: 'unverified' };
-  const outcome = await services.siteverify({ url: services.verifyUrls[form.captcha], secret: form.secret, token, remoteIp: clientIp });
+  const outcome = await services.siteverify({ url: services.verifyUrls[form.captcha], secret: form.secret, token });
   if (outcome === 'passed') return { outcome: 'passed' };
   if (outcome === 'unverified') return { outcome: 'unverified' };
   return { outcome: 'failed', message: 'the captcha was not solved' };

@@ -1,3 +1,7 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { readCappedBody } from '../../delivery/response-body.js';
+
 /** A provider's siteverify answer must come within this (docs/form-endpoint.md). */
 export const siteverifyTimeoutMs = 5_000;
 
@@ -12,8 +16,6 @@ export interface SiteverifyRequest {
   readonly url: string;
   readonly secret: string;
   readonly token: string;
-  /** The visitor's address, which both providers take as a hint. */
-  readonly remoteIp: string | null;
   readonly timeoutMs?: number;
 }
 
@@ -22,14 +24,14 @@ const ourFaults = new Set(['missing-input-secret', 'invalid-input-secret', 'inte
 
 /**
  * Checks a Turnstile or hCaptcha token with the provider's siteverify API: both take the
- * same form-encoded `secret`, `response` and `remoteip` and answer `{"success":bool,
+ * same form-encoded `secret` and `response` (and an optional `remoteip`, which we do not
+ * send: docs/form-endpoint.md) and answer `{"success":bool,
  * "error-codes":[…]}`. A provider that cannot be reached in time, answers other than 200,
  * or blames the secret gives no verdict: the submission is then kept in Spam, not lost.
  * The secret goes only in the request body; it is never logged.
  */
 export async function siteverify(request: SiteverifyRequest): Promise<SiteverifyOutcome> {
   const body = new URLSearchParams({ secret: request.secret, response: request.token });
-  if (request.remoteIp !== null) body.set('remoteip', request.remoteIp);
   try {
     const response = await fetch(request.url, {
       method: 'POST',
@@ -50,20 +52,10 @@ export async function siteverify(request: SiteverifyRequest): Promise<Siteverify
   }
 }
 
+/** The answer as text, or null when it is longer than we read. */
 async function readBounded(response: Response): Promise<string | null> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxAnswerBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  // One byte past the bound tells an answer that is too long from one that just fits.
+  const bytes = await readCappedBody(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), maxAnswerBytes + 1);
+  return bytes.length > maxAnswerBytes ? null : bytes.toString('utf8');
 }

@@ -53,6 +53,7 @@ describe('siteverify', () => {
         const token = form.get('response');
         if (token === 'slow') return; // never answers
         if (token === 'broken') return void response.writeHead(502).end('bad gateway');
+        if (token === 'huge') return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, padding: 'x'.repeat(70_000) }));
         const answer = token === 'good' ? { success: true } : form.get('secret') === 'wrong' ? { success: false, 'error-codes': ['invalid-input-secret'] } : { success: false, 'error-codes': ['invalid-input-response'] };
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });
@@ -65,20 +66,22 @@ describe('siteverify', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('passes a token the provider vouches for, sending secret, response and remoteip', async () => {
-    expect(await siteverify({ url, secret: 's3cret', token: 'good', remoteIp: '203.0.113.9' })).toBe('passed');
-    expect(Object.fromEntries(new URLSearchParams(seen.at(-1)))).toEqual({ secret: 's3cret', response: 'good', remoteip: '203.0.113.9' });
+  it('passes a token the provider vouches for, sending secret and response, never the visitor\'s address', async () => {
+    expect(await siteverify({ url, secret: 's3cret', token: 'good' })).toBe('passed');
+    expect(Object.fromEntries(new URLSearchParams(seen.at(-1)))).toEqual({ secret: 's3cret', response: 'good' });
   });
 
   it('fails a token the provider refuses, but gives no verdict when the secret is to blame', async () => {
-    expect(await siteverify({ url, secret: 's3cret', token: 'bad', remoteIp: null })).toBe('failed');
-    expect(await siteverify({ url, secret: 'wrong', token: 'bad', remoteIp: null })).toBe('unverified');
+    expect(await siteverify({ url, secret: 's3cret', token: 'bad' })).toBe('failed');
+    expect(await siteverify({ url, secret: 'wrong', token: 'bad' })).toBe('unverified');
   });
 
-  it('gives no verdict when the provider is unreachable, slow or broken', async () => {
-    expect(await siteverify({ url: 'http://127.0.0.1:9/siteverify', secret: 's', token: 'good', remoteIp: null })).toBe('unverified');
-    expect(await siteverify({ url, secret: 's', token: 'slow', remoteIp: null, timeoutMs: 100 })).toBe('unverified');
-    expect(await siteverify({ url, secret: 's', token: 'broken', remoteIp: null })).toBe('unverified');
+  it('gives no verdict when the provider is unreachable, slow, broken or answers too much', async () => {
+    expect(await siteverify({ url: 'http://127.0.0.1:9/siteverify', secret: 's', token: 'good' })).toBe('unverified');
+    expect(await siteverify({ url, secret: 's', token: 'slow', timeoutMs: 100 })).toBe('unverified');
+    expect(await siteverify({ url, secret: 's', token: 'broken' })).toBe('unverified');
+    // An answer past 64 KiB is not read to its end, and gives no verdict.
+    expect(await siteverify({ url, secret: 's', token: 'huge' })).toBe('unverified');
   });
 });
 
@@ -109,20 +112,20 @@ describe('the captcha check', () => {
     const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
     const altcha = Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
     const form = { endpointId: 'form1', captcha: 'altcha' as const, secret: null };
-    expect(await checkCaptcha(form, { altcha }, null, services)).toEqual({ outcome: 'passed' });
-    expect(await checkCaptcha(form, { altcha }, null, services)).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/used already/) });
-    expect(await checkCaptcha(form, {}, null, services)).toMatchObject({ outcome: 'failed', message: 'the captcha was not solved' });
+    expect(await checkCaptcha(form, { altcha }, services)).toEqual({ outcome: 'passed' });
+    expect(await checkCaptcha(form, { altcha }, services)).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/used already/) });
+    expect(await checkCaptcha(form, {}, services)).toMatchObject({ outcome: 'failed', message: 'the captcha was not solved' });
   });
 
   it('asks the form\'s provider, and keeps an unverifiable post for Spam', async () => {
     const turnstile = { endpointId: 'f', captcha: 'turnstile' as const, secret: 's' };
-    expect(await checkCaptcha(turnstile, { 'cf-turnstile-response': 'good' }, null, services)).toEqual({ outcome: 'passed' });
+    expect(await checkCaptcha(turnstile, { 'cf-turnstile-response': 'good' }, services)).toEqual({ outcome: 'passed' });
     expect(verdicts.at(-1)).toBe('https://turnstile.test');
-    expect(await checkCaptcha({ ...turnstile, captcha: 'hcaptcha' }, { 'h-captcha-response': 'down' }, null, services)).toEqual({ outcome: 'unverified' });
+    expect(await checkCaptcha({ ...turnstile, captcha: 'hcaptcha' }, { 'h-captcha-response': 'down' }, services)).toEqual({ outcome: 'unverified' });
     expect(verdicts.at(-1)).toBe('https://hcaptcha.test');
-    expect(await checkCaptcha(turnstile, { 'cf-turnstile-response': 'nope' }, null, services)).toMatchObject({ outcome: 'failed' });
-    expect(await checkCaptcha(turnstile, {}, null, services)).toMatchObject({ outcome: 'failed' });
-    expect(await checkCaptcha({ ...turnstile, secret: null }, { 'cf-turnstile-response': 'good' }, null, services)).toEqual({ outcome: 'unverified' });
-    expect(await checkCaptcha({ ...turnstile, captcha: 'none' }, {}, null, services)).toEqual({ outcome: 'passed' });
+    expect(await checkCaptcha(turnstile, { 'cf-turnstile-response': 'nope' }, services)).toMatchObject({ outcome: 'failed' });
+    expect(await checkCaptcha(turnstile, {}, services)).toMatchObject({ outcome: 'failed' });
+    expect(await checkCaptcha({ ...turnstile, secret: null }, { 'cf-turnstile-response': 'good' }, services)).toEqual({ outcome: 'unverified' });
+    expect(await checkCaptcha({ ...turnstile, captcha: 'none' }, {}, services)).toEqual({ outcome: 'passed' });
   });
 });

@@ -10,8 +10,7 @@ import type { SpamProtection } from './spam-protection.js';
  */
 export function captchaCheck(protection: SpamProtection): SubmissionCheck {
   return async ({ form, solutions }) => {
-    if (form.captcha === 'none') return passes;
-    const verdict = await protection.checkCaptcha(form, solutions, null);
+    const verdict = await protection.checkCaptcha(form, solutions);
     if (verdict.outcome === 'failed') throw new ServiceError('validation_failed', `captcha ${verdict.message}`, { errors: { captcha: verdict.message } });
     return verdict.outcome === 'unverified' ? { spam: true, reason: 'captcha_unverified' } : passes;
   };

@@ -1,8 +1,8 @@
-import { listProjectDomains } from '../../store/queries/domains.js';
 import type { ResolvedForm } from '../../store/queries/forms.js';
 import { spendSolution } from '../../store/queries/spent-solutions.js';
 import type { Db } from '../../store/store.js';
-import type { SecretBox } from '../../webhooks/secret-box.js';
+import type { FormDirectory } from '../form-directory.js';
+import { SecretBoxError, type SecretBox } from '../../webhooks/secret-box.js';
 import type { AltchaChallenges } from './altcha-challenges.js';
 import { captchaSecretContext } from './captcha-secret.js';
 import { checkCaptcha, type CaptchaServices, type CaptchaVerdict } from './captcha-check.js';
@@ -18,23 +18,41 @@ export class SpamProtection {
   private readonly captcha: CaptchaServices;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
+    /** Where a project's hostnames are held (`--origins project`), not read on every post. */
+    private readonly directory: Pick<FormDirectory, 'projectHostnames'>,
     private readonly box: SecretBox,
     altcha: AltchaChallenges,
     verifyUrls: { readonly turnstile: string; readonly hcaptcha: string },
+    /** The operations' clock (context.now): ALTCHA expiries are read against it. */
+    now: () => number,
   ) {
-    this.captcha = { altcha, spend: (digest, expiresAt) => spendSolution(db, digest, expiresAt), siteverify, verifyUrls, now: Date.now };
+    this.captcha = { altcha, spend: (digest, expiresAt) => spendSolution(db, digest, expiresAt), siteverify, verifyUrls, now };
   }
 
   /** A browser post (it sends `Origin`) from a page the form does not allow is refused; a script's is not. */
   async originAllowed(form: ResolvedForm, origin: string | undefined): Promise<boolean> {
-    return originAllowed(origin, form.origins, async () => (await listProjectDomains(this.db, form.projectId)).map((domain) => domain.hostname));
+    return originAllowed(origin, form.origins, () => this.directory.projectHostnames(form.projectId));
   }
 
   /** The post's captcha solution, checked; `solutions` holds the fields the widgets post. */
-  async checkCaptcha(form: ResolvedForm, solutions: Readonly<Record<string, unknown>>, clientIp: string | null): Promise<CaptchaVerdict> {
-    const secret = form.captchaSecret === null ? null : this.box.open(form.captchaSecret, captchaSecretContext(form.id));
-    return checkCaptcha({ endpointId: form.endpointId, captcha: form.captcha, secret }, solutions, clientIp, this.captcha);
+  async checkCaptcha(form: ResolvedForm, solutions: Readonly<Record<string, unknown>>): Promise<CaptchaVerdict> {
+    return checkCaptcha({ endpointId: form.endpointId, captcha: form.captcha, secret: this.providerSecret(form) }, solutions, this.captcha);
+  }
+
+  /**
+   * The provider's secret key, opened only for the captchas that send it (Turnstile,
+   * hCaptcha). One that does not open (another encryption key, a damaged value) is as if
+   * none were set: the post cannot be checked and is kept in Spam (`captcha_unverified`).
+   */
+  private providerSecret(form: ResolvedForm): string | null {
+    if ((form.captcha !== 'turnstile' && form.captcha !== 'hcaptcha') || form.captchaSecret === null) return null;
+    try {
+      return this.box.open(form.captchaSecret, captchaSecretContext(form.id));
+    } catch (error) {
+      if (error instanceof SecretBoxError) return null;
+      throw error;
+    }
   }
 
   /** More links than the form allows: the submission goes to Spam with the reason `links`. */

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseDuration, parseRateLimit, ServiceError } from '@svc/protocol';
+import { maxLinksLimit, parseDuration, parseRateLimit, ServiceError } from '@svc/protocol';
 import { ndjsonContentType, SubmissionCsv, type RateLimit } from '@svc/protocol/api';
 import { formRetentionSeconds, notificationsConfigured, updateFormSettings } from '../../operations/forms.js';
 import { deleteSubmission, getSubmission, moveSubmission } from '../../operations/submission-changes.js';
@@ -55,18 +55,11 @@ function retentionOf(text: string): number | null {
   return seconds;
 }
 
-const captchaKinds = ['none', 'altcha', 'turnstile', 'hcaptcha'] as const;
-
-function captchaOf(text: string): (typeof captchaKinds)[number] {
-  const kind = captchaKinds.find((candidate) => candidate === text);
-  if (kind === undefined) throw new ServiceError('validation_failed', 'captcha must be none, altcha, turnstile or hcaptcha', { errors: { captcha: 'must be none, altcha, turnstile or hcaptcha' } });
-  return kind;
-}
-
-/** The most-links field: empty is no limit. */
+/** The most-links field: empty is no limit; the operation checks the bound. */
 function maxLinksOf(text: string): number | null {
   if (text.trim() === '') return null;
-  if (!/^\d{1,5}$/.test(text.trim())) throw new ServiceError('validation_failed', 'maxLinks must be a number from 0 to 10000', { errors: { maxLinks: 'must be a number from 0 to 10000' } });
+  const problem = `must be a number from 0 to ${maxLinksLimit}`;
+  if (!/^\d{1,9}$/.test(text.trim())) throw new ServiceError('validation_failed', `maxLinks ${problem}`, { errors: { maxLinks: problem } });
   return Number(text.trim());
 }
 
@@ -125,7 +118,7 @@ export function formPages(app: FastifyInstance, tools: SettingsRequestTools): vo
         notify: values.notify.split(',').map((address) => address.trim()).filter((address) => address !== ''),
         rateLimit: rateLimitOf(values.rateLimit),
         retentionSeconds: retentionOf(values.retention),
-        ...(values.captcha === '' ? {} : { captcha: captchaOf(values.captcha) }),
+        ...(values.captcha === '' ? {} : { captcha: values.captcha }),
         ...(secret === '' ? {} : { captchaSecret: secret }),
         maxLinks: maxLinksOf(values.maxLinks),
         origins: values.origins.trim() === '' ? 'any' : values.origins,

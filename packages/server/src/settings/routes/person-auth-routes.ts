@@ -48,8 +48,8 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
     app.get<{ Params: { secret: string } }>(path, async (request, reply) => {
       if (!(await allowAttempt(request, reply))) return reply;
       const { secret } = request.params;
-      const holder = await describePersonLink(context, secret);
-      if (holder === null || (holder.workspace !== null) !== (kind === 'invite')) return linkNotValid(request, reply, kind === 'invite');
+      const holder = await describePersonLink(context, kind, secret);
+      if (holder === null) return linkNotValid(request, reply, kind === 'invite');
       const csrfToken = issueSignInFormToken(request, reply, context.urls.baseUrl);
       return sendPage(reply, 200, PersonLinkPage({ frame: tools.frame(request), action: `/login/${kind}/${encodeURIComponent(secret)}`, csrfToken, holder }));
     });
@@ -60,7 +60,7 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
         return sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: false }));
       }
       if (!(await allowAttempt(request, reply))) return reply;
-      const personId = await spendPersonLink(context, request.params.secret);
+      const personId = await spendPersonLink(context, kind, request.params.secret);
       if (personId === null) return linkNotValid(request, reply, kind === 'invite');
       clearSignInFormCookie(reply, context.urls.baseUrl);
       const id = await startPersonSession(context, personId, request.clientAddress);

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { formatDurationSeconds, formatRateLimit } from '@svc/protocol';
+import { formatDurationSeconds, formatRateLimit, maxLinksLimit } from '@svc/protocol';
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formSnippet } from '../../forms/spam/form-snippet.js';
 import { formatBytes } from '../../lib/format-bytes.js';
@@ -176,7 +176,7 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
           </div>
           <div class="field">
             <label for="max-links">Most links</label>
-            <input id="max-links" name="maxLinks" type="number" min={0} max={10000} inputMode="numeric" value={values.maxLinks} placeholder="no limit" aria-describedby="max-links-hint" />
+            <input id="max-links" name="maxLinks" type="number" min={0} max={maxLinksLimit} inputMode="numeric" value={values.maxLinks} placeholder="no limit" aria-describedby="max-links-hint" />
             <p id="max-links-hint" class="hint">A submission with more links than this goes to Spam. Empty: no limit.</p>
           </div>
           <TextField id="origins" name="origins" label="Allowed origins" value={values.origins} placeholder="any" spellcheck={false}>

@@ -46,14 +46,21 @@ export async function findUsablePersonLink(db: Db, idHash: string, now: number):
 }
 
 /**
- * Spends a link: marks it used if it is unused and unexpired, in one statement, so two
- * concurrent openings cannot both succeed. Returns whom it signs in.
+ * Spends a link of the given purpose: marks it used if it is unused and unexpired, in one
+ * statement, so two concurrent openings cannot both succeed. A link of another purpose is
+ * left as it is. Returns whom it signs in.
  */
-export async function spendPersonLink(db: Db, idHash: string, now: number): Promise<{ personId: string; memberId: string | null } | undefined> {
+export async function spendPersonLink(
+  db: Db,
+  idHash: string,
+  purpose: PersonLinkPurpose,
+  now: number,
+): Promise<{ personId: string; memberId: string | null } | undefined> {
   const row = await db
     .updateTable('person_links')
     .set({ used_at: now })
     .where('id_hash', '=', idHash)
+    .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .returning(['person_id', 'member_id'])

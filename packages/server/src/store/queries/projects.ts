@@ -6,6 +6,18 @@ export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspa
   return db.selectFrom('workspaces').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
+/** The workspaces with these slugs (those that exist), in one query. */
+export async function findWorkspacesBySlugs(db: Db, slugs: readonly string[]): Promise<WorkspaceRow[]> {
+  if (slugs.length === 0) return [];
+  return db.selectFrom('workspaces').selectAll().where('slug', 'in', [...slugs]).execute();
+}
+
+/** The slugs of these workspaces, in order, in one query. */
+export async function workspaceSlugsOf(db: Db, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('workspaces').select('slug').where('id', 'in', [...ids]).orderBy('slug').execute()).map((row) => row.slug);
+}
+
 /** Every workspace's slug, in order. */
 export async function listWorkspaceSlugs(db: Db): Promise<string[]> {
   return (await db.selectFrom('workspaces').select('slug').orderBy('slug').execute()).map((row) => row.slug);
