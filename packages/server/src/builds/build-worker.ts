@@ -15,7 +15,7 @@ import { findProjectById, findWorkspaceById } from '../store/queries/projects.js
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import { BuildLog, buildLogLimit } from './build-log.js';
 import { checkRepoAddress } from './repo-url.js';
-import { BuildError, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
+import { BuildError, memoryCapMethod, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
 
 /** Lines of the log that `deploy.failed` carries with the reason. */
 const failedLogLines = 20;
@@ -46,6 +46,8 @@ export class BuildWorker {
   /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
   async start(): Promise<void> {
     await this.recover(this.context.store.capabilities.singleInstance);
+    const memoryCap = await memoryCapMethod();
+    this.logger.info({ memoryBytes: this.context.options.builds.memoryBytes, method: memoryCap.kind }, `builds are held to --build-memory by ${memoryCap.description}`);
     this.unsubscribe = this.context.store.onEvents(() => this.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
