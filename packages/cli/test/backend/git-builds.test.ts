@@ -71,7 +71,8 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
   let repo: TestGitRepo;
   const token = `svc_test_${randomBytes(16).toString('hex')}`;
   const secretVariable = `SVC_TEST_SECRET_${randomBytes(4).toString('hex').toUpperCase()}`;
-  const args = ['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-timeout', '40s', '--build-lease', '3s', '--build-poll-interval', '200ms'];
+  // A deploy timeout far below a build's time: a build's deploy is not an upload that stalled.
+  const args = ['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-timeout', '40s', '--build-lease', '3s', '--build-poll-interval', '200ms', '--deploy-timeout', '1s'];
   const start = async () => new Instance(await startSvc({ args: [...environment.serverArgs, ...args], env: { SVC_BOOTSTRAP_TOKEN: token, [secretVariable]: 'do-not-leak' } }), token);
   let instance: Instance;
   let workspace: string;
@@ -136,6 +137,21 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     expect(build.log).not.toContain('do-not-leak');
     expect(seen).toMatchObject({ CI: 'true', NODE_ENV: 'production' });
     expect(build.log).toContain('DATA DIR unreadable');
+  });
+
+  it('a build that runs longer than --deploy-timeout is not failed as a stalled upload', { timeout: 240_000 }, async () => {
+    const commit = await repo.commit(
+      'main',
+      astroSite(`
+        import { mkdirSync, writeFileSync } from 'node:fs';
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+        mkdirSync('dist', { recursive: true });
+        writeFileSync('dist/index.html', 'after a long build');
+      `),
+    );
+    const build = await ended(await push(commit));
+    expect(build.status, `${build.error}\n${build.log}`).toBe('succeeded');
+    expect((await requestAsHost(instance.server.url, `${build.deploy!}.localhost`, '/')).body.toString()).toContain('after a long build');
   });
 
   it('fails a build past --build-timeout saying so, and leaves no process of it behind', { timeout: 240_000 }, async () => {

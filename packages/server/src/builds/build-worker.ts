@@ -9,7 +9,7 @@ import { storeBuiltSite } from '../operations/built-site.js';
 import { failDeploy, makeDeployLive, startBuiltDeploy } from '../operations/deploys.js';
 import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
 import { abandonedBuilds, claimQueuedBuilds, finishBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
-import { findDeployById, setDeployFiles, touchDeploy } from '../store/queries/deploys.js';
+import { findDeployById, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
@@ -120,7 +120,7 @@ export class BuildWorker {
     let commit = build.git_commit;
     let deploy: DeployRow | null = null;
     const heartbeat = setInterval(() => {
-      void this.renew(build, deploy, log, controller);
+      void this.renew(build, log, controller);
     }, Math.max(50, Math.floor(settings.leaseMs / 3)));
     heartbeat.unref();
     try {
@@ -215,15 +215,14 @@ export class BuildWorker {
     this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
   }
 
-  /** Renews the lease, keeps the deploy from looking stalled, and stores the log; aborts the build when it is no longer ours. */
-  private async renew(build: BuildRow, deploy: DeployRow | null, log: BuildLog, controller: AbortController): Promise<void> {
+  /** Renews the lease and stores the log; aborts the build when it is no longer ours. */
+  private async renew(build: BuildRow, log: BuildLog, controller: AbortController): Promise<void> {
     try {
       const now = this.context.now();
       if (!(await renewBuildLease(this.context.store.db, build.id, this.owner, now + this.context.options.builds.leaseMs))) {
         controller.abort();
         return;
       }
-      if (deploy) await touchDeploy(this.context.store.db, deploy.id, now);
       if (log.takeChanged()) await updateBuildProgress(this.context.store.db, build.id, this.owner, { log: log.value });
     } catch (error) {
       this.reportFailure(error, `could not renew build ${build.id}`);
