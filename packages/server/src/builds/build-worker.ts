@@ -13,7 +13,7 @@ import { findDeployById, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
-import { BuildLog, buildLogLimit } from './build-log.js';
+import { BuildLog } from './build-log.js';
 import { checkRepoAddress } from './repo-url.js';
 import { BuildError, memoryCapMethod, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
 
@@ -241,8 +241,11 @@ export class BuildWorker {
     const reason = 'the server running this build stopped (killed or restarted) before it finished; push again or call the deploy hook';
     for (const build of left) {
       if (this.running.has(build.id)) continue;
+      const log = new BuildLog();
+      log.append(build.log);
+      log.append(`failed: ${reason}\n`);
       await context.store.transaction(async (trx) => {
-        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: `${build.log}failed: ${reason}\n`.slice(-buildLogLimit), now }))) return;
+        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: log.value, now }))) return;
         const deploy = build.deploy_id === null ? undefined : await findDeployById(trx, build.deploy_id);
         if (deploy) {
           const project = await findProjectById(trx, build.project_id);

@@ -7,7 +7,7 @@ import type { BuildRequest, BuildResult } from './build-request.js';
 import { runBuildStep } from './build-step.js';
 import { fetchSource } from './fetch-source.js';
 import { frameworkPlan } from './framework-steps.js';
-import { LogRing, buildLogLimitBytes } from './log-ring.js';
+import { LogRing } from './log-ring.js';
 import { BuildCgroup, memoryCapMethod } from './memory-cgroup.js';
 import { checkOutput } from './output-check.js';
 import { assertHidden, resolveSandbox, sandboxHome } from './sandbox.js';
@@ -27,15 +27,18 @@ export function projectGitCache(dataDir: string, projectId: string): string {
   return join(resolve(dataDir), 'builds', 'git', `${projectId}.git`);
 }
 
+/** The end of the output a failed step is read from (a heap that ran out says so there). */
+const stepTailBytes = 64 * 1024;
+
 /**
  * Builds one commit of a project (docs/hosting.md, "What a build may and may not see"): fetches exactly the
  * commit, runs the framework's commands in a sandbox with an environment made from
  * nothing, at the lowest CPU and I/O priority, and checks the output. Everything the build
- * runs is killed at the timeout, on cancel, and when it ends. Throws {@link BuildError};
- * its `log` holds the same last 1 MiB as a result would.
+ * runs is killed at the timeout, on cancel, and when it ends. The output goes to
+ * `request.onLog` as it comes; throws {@link BuildError}.
  */
 export async function runBuild(request: BuildRequest): Promise<BuildResult> {
-  const log = new LogRing(buildLogLimitBytes);
+  const log = new LogRing(stepTailBytes);
   const write = (chunk: string): void => {
     log.append(chunk);
     try {
@@ -45,11 +48,10 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
     }
   };
   try {
-    return { outputDir: await build(request, write, log), log: log.text() };
+    return { outputDir: await build(request, write, log) };
   } catch (error) {
     const failure = error instanceof BuildError ? error : new BuildError('build_failed', `the build failed: ${(error as Error).message}`);
     write(`\nBuild failed: ${failure.message}\n`);
-    failure.log = log.text();
     throw failure;
   }
 }
