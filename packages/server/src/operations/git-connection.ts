@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ServiceError } from '@svc/protocol';
 import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protocol/api';
+import { hashToken } from '../auth/token-secrets.js';
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
 import { newId } from '../ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
@@ -51,8 +52,8 @@ export async function connectGit(
   return { git: { repo, pushUrl: `${context.urls.baseUrl}/api/git/${id}`, pushSecret } };
 }
 
-/** The SHA-256 a deploy hook's secret is looked up by. */
-export const hookSecretHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+/** The SHA-256 a deploy hook's secret is looked up by, made as a token's is. */
+export const hookSecretHash = (secret: string): string => hashToken(secret);
 
 /** `svc hooks create`: a deploy hook of one environment; its URL (160 random bits) is answered this once. */
 export async function createDeployHook(
