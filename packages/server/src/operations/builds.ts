@@ -18,6 +18,7 @@ export function environmentOfBranch(project: ProjectRow, branch: string): Enviro
   return environmentNames.find((name) => environments[name]?.branch === branch) ?? null;
 }
 
+/** The branch the project's environment deploys from, or null when it has no such environment. */
 export function branchOfEnvironment(project: ProjectRow, environment: string): string | null {
   const environments = JSON.parse(project.environments) as Record<string, { branch?: string } | undefined>;
   return environments[environment]?.branch ?? null;

@@ -6,6 +6,7 @@ import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../build
 import { newId } from '../ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
 import { recordAudit } from './audit-log.js';
+import { branchOfEnvironment } from './builds.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
@@ -62,9 +63,9 @@ export async function createDeployHook(
   input: ProjectInput & { environment: EnvironmentName; name?: string | undefined },
 ): Promise<Pick<CreateHookResponse, 'hook'>> {
   const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  const branches = JSON.parse(project.environments) as Record<string, { branch?: string } | undefined>;
-  if (branches[input.environment]?.branch === undefined) {
-    throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${Object.keys(branches).join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
+  if (branchOfEnvironment(project, input.environment) === null) {
+    const names = Object.keys(JSON.parse(project.environments) as Record<string, unknown>);
+    throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${names.join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
   }
   const now = context.now();
   const id = newId('hook', now);
