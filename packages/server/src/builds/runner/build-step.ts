@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { durationText } from '../../duration-text.js';
 import { BuildError } from './build-error.js';
 import type { BuildStep } from './framework-steps.js';
 import type { LogRing } from './log-ring.js';
@@ -55,7 +56,7 @@ export async function runBuildStep(step: BuildStep, context: StepContext): Promi
       if (context.cgroup !== null && (await context.cgroup.oomKills()) > oomKillsBefore) throw new BuildError('build_failed', outOfMemory(shown, context));
       throw new BuildError('build_failed', failureReason(shown, outcome.code, outcome.signal, context));
     case 'timeout':
-      throw new BuildError('timeout', `timed out after ${formatDuration(context.timeoutMs)} (during ${shown})`);
+      throw new BuildError('timeout', `timed out after ${durationText(context.timeoutMs)} (during ${shown})`);
     case 'canceled':
       throw new BuildError('canceled', `canceled (during ${shown})`);
     case 'spawn_failed':
@@ -72,10 +73,4 @@ function failureReason(shown: string, code: number | null, signal: NodeJS.Signal
   if (signal === 'SIGKILL') return `${shown} was killed (out of memory? the build's cap is ${Math.round(context.memoryBytes / 1024 ** 2)} MiB, --build-memory)`;
   if (signal !== null) return `${shown} was ended by ${signal}`;
   return `${shown} exited with code ${code ?? 'unknown'}`;
-}
-
-function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
 }
