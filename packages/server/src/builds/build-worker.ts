@@ -8,7 +8,7 @@ import type { OperationContext } from '../operations/context.js';
 import { storeBuiltSite } from '../operations/built-site.js';
 import { failDeploy, makeDeployLive, startBuiltDeploy } from '../operations/deploys.js';
 import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
-import { abandonedBuilds, claimQueuedBuilds, finishBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
+import { abandonedBuilds, claimQueuedBuilds, finishBuild, hasQueuedBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
 import { findDeployById, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
@@ -87,6 +87,8 @@ export class BuildWorker {
   private async fill(): Promise<void> {
     const settings = this.context.options.builds;
     while (!this.stopped && this.running.size < settings.concurrency) {
+      // Woken by every outbox announcement (each form post's): a cheap read first, the claim's transaction only when a build waits.
+      if (!(await hasQueuedBuild(this.context.store.db))) return;
       const now = this.context.now();
       const claim = { limit: 1, now, owner: this.owner, expiresAt: now + settings.leaseMs };
       const claimed = await this.context.store.transaction((trx) => claimQueuedBuilds(trx, this.context.store.capabilities, claim)).catch((error: unknown) => {

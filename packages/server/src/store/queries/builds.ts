@@ -98,7 +98,11 @@ export async function findBuild(db: Db, projectId: string, id: string): Promise<
   return db.selectFrom('builds').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Whether any build waits: the worker's safety-net poll looks before it claims. */
+/**
+ * Whether any build waits (one read of the `builds_queued` index): the build worker looks
+ * before it opens a claiming transaction, since it is woken by every announcement of new
+ * outbox events, a form post's too.
+ */
 export async function hasQueuedBuild(db: Db): Promise<boolean> {
   return (await db.selectFrom('builds').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
 }
