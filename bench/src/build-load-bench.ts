@@ -8,8 +8,9 @@ import type { LoadRunResult } from './load-runner.js';
 import { runLoadProcess } from './processes.js';
 
 export interface BuildLoadFigures {
-  /** The form endpoint (SQLite, JSON posts) alone. */
+  /** The form endpoint (SQLite, JSON posts) alone, before the build and after it. */
   readonly alone: LoadRunResult;
+  readonly aloneAfter: LoadRunResult;
   /** The same load while a CPU- and memory-heavy build runs. */
   readonly duringBuild: LoadRunResult;
   /** What the build did meanwhile: its threads, the memory it held, the hashing it got done. */
@@ -29,6 +30,8 @@ function heavySite(seconds: number, threads: number): Record<string, string> {
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+const held = [];
+for (let i = 0; i < ${heldMiB / 16}; i += 1) held.push(Buffer.alloc(16 * 1024 * 1024, i));
 const until = Date.now() + ${seconds * 1000};
 const burn = \`
   const { createHash } = require('node:crypto');
@@ -38,8 +41,6 @@ const burn = \`
   while (Date.now() < ${'$'}{until}) { for (let i = 0; i < 200; i += 1) createHash('sha256').update(block).digest(); hashes += 200; }
   parentPort.postMessage(hashes);
 \`;
-const held = [];
-for (let i = 0; i < ${heldMiB / 16}; i += 1) held.push(Buffer.alloc(16 * 1024 * 1024, i));
 console.log('heavy build running: ${threads} threads, ${heldMiB} MiB held');
 const counts = ${threads} > 1 ? Array.from({ length: ${threads} - 1 }, () => new Promise((resolve) => new Worker(burn, { eval: true }).once('message', resolve))) : [];
 // The main thread writes through what it holds between hashes, so the memory stays in use.
@@ -68,9 +69,9 @@ writeFileSync('dist/index.html', '<!doctype html><h1>heavy build</h1>');
 /**
  * The form endpoint's p99 while a build runs (docs/hosting.md, "Time, processes, memory and
  * priority"): one `svc serve` on SQLite takes JSON posts as the endpoint bench sends them,
- * first alone, then while a build of a pushed commit burns every core and holds memory
- * (at the lowest CPU and I/O priority, in its memory cap). The build is pushed first and the
- * load starts once its script runs; it outlasts the load.
+ * alone, then while a build of a pushed commit burns every core and holds memory (at the
+ * lowest CPU and I/O priority, in its memory cap), then alone again once the build ended.
+ * The load starts once the build's script runs, and the build outlasts it.
  */
 export async function benchBuildLoad(settings: LoadSettings, threads: number): Promise<BuildLoadFigures> {
   const backend = await createBackend('sqlite');
@@ -100,7 +101,8 @@ export async function benchBuildLoad(settings: LoadSettings, threads: number): P
       const connected = await runSvc(['git', 'connect', '--repo', repo.path, '--json'], { cwd, env });
       if (connected.code !== 0) throw new Error(`svc git connect failed: ${connected.stderr}`);
       const { pushUrl, pushSecret } = (JSON.parse(connected.stdout) as { git: { pushUrl: string; pushSecret: string } }).git;
-      const seconds = settings.warmupSeconds + settings.durationSeconds + 8;
+      // Long enough to outlast the load on a busy machine too (starting autocannon takes a while there).
+      const seconds = settings.warmupSeconds + settings.durationSeconds + 30;
       const commit = await repo.commit('main', heavySite(seconds, threads));
       const webhook = pushWebhook('github', pushSecret, { ref: 'refs/heads/main', after: commit });
       const answer = await fetch(pushUrl, { method: 'POST', headers: webhook.headers, body: webhook.body });
@@ -125,9 +127,10 @@ export async function benchBuildLoad(settings: LoadSettings, threads: number): P
         await new Promise((resolve) => setTimeout(resolve, 250));
         ended = await read();
       }
+      const aloneAfter = await load('c');
       const rate = /heavy build done: (\d+) hashes\/s/.exec(ended.log);
       const memoryCap = /^Memory cap: (.*)$/m.exec(ended.log)?.[1] ?? null;
-      return { alone, duringBuild, build: { threads, heldMiB, hashesPerSecond: rate ? Number(rate[1]) : null, status: ended.status, overlapped, memoryCap } };
+      return { alone, aloneAfter, duringBuild, build: { threads, heldMiB, hashesPerSecond: rate ? Number(rate[1]) : null, status: ended.status, overlapped, memoryCap } };
     } finally {
       const exit = await server.stop();
       if (exit !== 0) process.stderr.write(`svc serve exited with ${exit}\n${server.stderr()}\n`);
