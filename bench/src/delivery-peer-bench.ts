@@ -56,7 +56,7 @@ export async function benchDeliveryPeer(events: number, workers: number, nodeArg
           .insertInto('events')
           .values(ids.map((id) => ({ id, project_id: form.projectId, type: 'form.submission.created', payload: body, created_at: now, dispatched_at: null })))
           .execute();
-        store.announceEvents();
+        store.signals.events.announce();
       }, () => newId('evt'));
     } finally {
       for (const server of servers) await server.stop();

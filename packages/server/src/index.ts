@@ -6,5 +6,6 @@ export { openStore } from './store/open-store.js';
 export type { Store, Db } from './store/store.js';
 export { parseEncryptionKey } from './webhooks/encryption-key.js';
 export { createOperationContext, type OperationContextParts } from './operations/create-context.js';
-export type { Membership, MemberRole, OperationContext, PersonPrincipal, Principal, TokenPrincipal } from './operations/context.js';
+export type { Membership, MemberRole, PersonPrincipal, Principal, TokenPrincipal } from './auth/principal.js';
+export type { OperationContext } from './operations/context.js';
 export { serveFlags, flagKey, resolveServeOptions, ServeFlagError, type ServeFlag } from './serve-flags.js';

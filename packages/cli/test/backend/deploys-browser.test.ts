@@ -81,6 +81,12 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
     const commit = await repo.commit('main', { 'README.md': 'A relaunch without its index page yet' });
     const { headers, body } = pushWebhook('github', connected.pushSecret, { ref: 'refs/heads/main', after: commit });
     const pushed = await request(connected.pushUrl, { method: 'POST', headers, body });
+    // Two pushes that build nothing: a branch no environment has, and a forged signature.
+    const feature = await repo.commit('feature/a-rather-long-branch-name-for-the-spring-campaign-redesign', { 'index.html': '<h1>feature</h1>' });
+    const ignored = pushWebhook('gitea', connected.pushSecret, { ref: 'refs/heads/feature/a-rather-long-branch-name-for-the-spring-campaign-redesign', after: feature });
+    expect((await request(connected.pushUrl, { method: 'POST', headers: ignored.headers, body: ignored.body })).status).toBe(202);
+    const forged = pushWebhook('github', 'not-the-secret', { ref: 'refs/heads/main', after: commit });
+    expect((await request(connected.pushUrl, { method: 'POST', headers: forged.headers, body: forged.body })).status).toBe(401);
     const hook = (await cli.svc(['hooks', 'create', '--environment', 'production', '--name', 'headless-cms-publish-webhook-for-the-marketing-team', '--json'], { cwd: directory })).json<{ hook: { url: string } }>().hook;
     await eventually(async () => (await cli.svc(['builds', 'show', (pushed.body as { build: { id: string } }).build.id, '--json'], { cwd: directory })).json<{ build: { status: string } }>().build.status, (status) => status === 'failed', 'the push build to fail', 60_000);
     const called = await request(hook.url, { method: 'POST' });
@@ -127,6 +133,22 @@ describe.runIf(runs)(`the deploys page in Chromium on ${backend.name}`, () => {
     expect(await rows.nth(1).textContent()).toContain('index.html');
     await rows.nth(1).getByText('Last lines').click();
     expect(await rows.nth(1).locator('pre').textContent()).toContain('index.html');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('lists the pushes that built nothing, each with its verdict and why', async () => {
+    const page = await openPage(desktop);
+    const section = page.getByRole('region', { name: 'Pushes that built nothing' });
+    await section.waitFor();
+    const rows = section.getByRole('row').filter({ hasText: 'inb_' });
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('refused');
+    expect(await rows.nth(0).textContent()).toContain('push from github');
+    expect(await rows.nth(0).textContent()).toContain('invalid signature');
+    expect(await rows.nth(1).textContent()).toContain('ignored');
+    expect(await rows.nth(1).textContent()).toContain('refs/heads/feature/a-rather-long-branch-name-for-the-spring-campaign-redesign@');
+    expect(await rows.nth(1).textContent()).toContain("is no environment's branch");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.close();
   });

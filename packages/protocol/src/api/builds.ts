@@ -93,3 +93,47 @@ export const BuildLogResponse = Type.Object(
   { additionalProperties: false },
 );
 export type BuildLogResponse = Static<typeof BuildLogResponse>;
+
+/**
+ * The inbound log (docs/hosting.md, "When a push did not deploy"): one push webhook or deploy
+ * hook call, with what the service did with it. Never its body, signature or secret.
+ */
+export const InboundVerdict = Type.Union([Type.Literal('accepted'), Type.Literal('ignored'), Type.Literal('refused')]);
+export type InboundVerdict = Static<typeof InboundVerdict>;
+
+export const InboundDeliveryInfo = Type.Object(
+  {
+    id: Type.String(),
+    receivedAt: Timestamp,
+    /** `push`: a push webhook (`POST /api/git/{id}`); `hook`: a deploy hook. */
+    source: Type.Union([Type.Literal('push'), Type.Literal('hook')]),
+    /** Whose signature header a push carried; null for a hook, or a push that carried none. */
+    host: Type.Union([Type.Literal('github'), Type.Literal('gitea'), Type.Literal('gitlab'), Type.Null()]),
+    /** The deploy hook called (its name when it was called). */
+    hook: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }), Type.Null()]),
+    /** The event header as sent (`push`, `ping`, `Push Hook`). */
+    event: Type.Union([Type.String(), Type.Null()]),
+    /** The pushed ref and commit, read only from a verified push. */
+    ref: Type.Union([Type.String(), Type.Null()]),
+    commit: Type.Union([Type.String(), Type.Null()]),
+    environment: Type.Union([EnvironmentName, Type.Null()]),
+    verdict: InboundVerdict,
+    /** Why it was ignored or refused; null when accepted. */
+    reason: Type.Union([Type.String(), Type.Null()]),
+    /** The build it queued, when accepted. */
+    build: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type InboundDeliveryInfo = Static<typeof InboundDeliveryInfo>;
+
+/** One row of `svc builds list --all`: a build, or a delivery that built nothing. */
+export const BuildsListEntry = Type.Union([
+  Type.Object({ kind: Type.Literal('build'), build: BuildInfo }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('delivery'), delivery: InboundDeliveryInfo }, { additionalProperties: false }),
+]);
+export type BuildsListEntry = Static<typeof BuildsListEntry>;
+
+/** `GET …/inbound`: builds and ignored or refused deliveries, newest first (`svc builds list --all`). */
+export const ListBuildsAndDeliveriesResponse = Type.Object({ ok: Ok, entries: Type.Array(BuildsListEntry) }, { additionalProperties: false });
+export type ListBuildsAndDeliveriesResponse = Static<typeof ListBuildsAndDeliveriesResponse>;

@@ -55,6 +55,7 @@ export const cliPaths = {
   builds: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/builds`,
   build: (workspace: string, project: string, id: string) => `${cliPaths.builds(workspace, project)}/${segment(id)}`,
   buildLog: (workspace: string, project: string, id: string) => `${cliPaths.build(workspace, project, id)}/log`,
+  inbound: (workspace: string, project: string) => `${cliPaths.project(workspace, project)}/inbound`,
   rollback: (workspace: string, project: string) => `${cliPaths.deploys(workspace, project)}/rollback`,
   auditLog: () => `${cliApiPrefix}/audit-log`,
 } as const;

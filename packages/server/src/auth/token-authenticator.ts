@@ -1,8 +1,8 @@
 import { ServiceError } from '@svc/protocol';
-import type { TokenPrincipal } from '../operations/context.js';
 import { findTokenByHash } from '../store/queries/tokens.js';
 import type { Db } from '../store/store.js';
 import type { LastUsedRecorder } from './last-used.js';
+import type { TokenPrincipal } from './principal.js';
 import { hashesEqual, hashToken } from './token-secrets.js';
 
 const bearer = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;

@@ -48,7 +48,7 @@ export class BuildWorker {
     await this.recover(this.context.store.capabilities.singleInstance);
     const memoryCap = await memoryCapMethod();
     this.logger.info({ memoryBytes: this.context.options.builds.memoryBytes, method: memoryCap.kind }, `builds are held to --build-memory by ${memoryCap.description}`);
-    this.unsubscribe = this.context.store.onEvents(() => this.wake());
+    this.unsubscribe = this.context.store.signals.events.on(() => this.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
       this.wake();
@@ -172,8 +172,8 @@ export class BuildWorker {
         log.append(`live: ${live.id} (${site.files.length} files)\n`);
         await finishBuild(trx, build.id, this.owner, { state: 'succeeded', error: null, log: log.value, now });
       });
-      context.store.announceEvents();
-      context.store.announceSites();
+      context.store.signals.events.announce();
+      context.store.signals.sites.announce();
       this.logger.info({ build: build.id, deploy: live.id, environment: build.environment }, 'build deployed');
     } catch (error) {
       const reason = this.reasonOf(error, controller);
@@ -201,7 +201,7 @@ export class BuildWorker {
       await updateBuildProgress(trx, build.id, this.owner, { deploy_id: started.id });
       return started;
     });
-    this.context.store.announceEvents();
+    this.context.store.signals.events.announce();
     return row;
   }
 
@@ -213,7 +213,7 @@ export class BuildWorker {
       if (deploy) await failDeploy(trx, context, { project, workspace }, deploy, withLog, now);
       await finishBuild(trx, build.id, this.owner, { state: 'failed', error: reason, log: log.value, now });
     });
-    context.store.announceEvents();
+    context.store.signals.events.announce();
     this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
   }
 
@@ -257,6 +257,6 @@ export class BuildWorker {
       });
       this.logger.warn({ build: build.id }, 'failed a build a stopped server left building');
     }
-    if (left.length > 0) context.store.announceEvents();
+    if (left.length > 0) context.store.signals.events.announce();
   }
 }

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ServiceError } from '@svc/protocol';
-import { refusedAddressReason, refusedLiteralReason } from '../delivery/address-policy.js';
+import { refusedAddressReason, refusedLiteralReason } from '../net/address-policy.js';
 
 export interface RepoUrlPolicy {
   /** `svc serve --allow-local-repos`: `file://` URLs and absolute local paths are accepted. */

@@ -1,4 +1,3 @@
-import type { ServerOptions } from '../server-options.js';
 import { responseBodyLimitBytes } from './response-body.js';
 import { retryPolicy, type RetryPolicy } from './retry-policy.js';
 
@@ -26,10 +25,25 @@ export interface DeliverySettings {
 /** A worker must be able to finish an attempt and record it well within its lease. */
 export const minLeaseMarginMs = 1_000;
 
-type DeliveryOptions = Pick<
-  ServerOptions,
-  'retrySchedule' | 'deliveryTimeoutMs' | 'deliveryLeaseMs' | 'deliveryPollIntervalMs' | 'deliveryConcurrency' | 'webhookConcurrency' | 'projectConcurrency' | 'allowPrivateTargets'
->;
+/** What `svc serve` is told about webhook delivery (docs/server.md), before it is checked and resolved. */
+export interface DeliveryOptions {
+  /** Delays between delivery attempts, in milliseconds; undefined keeps the default. */
+  readonly retrySchedule: readonly number[] | undefined;
+  /** One delivery attempt, from connecting to the end of the answer. */
+  readonly deliveryTimeoutMs: number;
+  /** How long a claimed delivery stays with its worker; at least the timeout + 1 s. */
+  readonly deliveryLeaseMs: number;
+  /** The delivery worker's safety-net poll (wake-ups normally come from events and timers). */
+  readonly deliveryPollIntervalMs: number;
+  /** Delivery requests in flight at once, per process. */
+  readonly deliveryConcurrency: number;
+  /** Of those, how many one webhook may have (docs/webhooks.md). */
+  readonly webhookConcurrency: number;
+  /** Of those, how many the webhooks of one project may have together. */
+  readonly projectConcurrency: number;
+  /** Whether webhooks may reach private, loopback and other refused addresses (`--allow-private-targets`, net/address-policy.ts). */
+  readonly allowPrivateTargets: boolean;
+}
 
 /** @throws {Error} when the options contradict each other (a lease shorter than an attempt). */
 export function deliverySettings(options: DeliveryOptions): DeliverySettings {

@@ -92,7 +92,7 @@ export class DeliveryWorker {
 
   start(): void {
     const everything = { events: true, discover: true };
-    this.unsubscribe = this.dependencies.store.onEvents(() => this.loop.wake(everything));
+    this.unsubscribe = this.dependencies.store.signals.events.on(() => this.loop.wake(everything));
     this.timers = [setInterval(() => this.loop.wake(everything), this.dependencies.settings.pollIntervalMs), setInterval(() => this.giveBackStalled(), stalledAfterMs / 2)];
     for (const timer of this.timers) timer.unref();
     this.loop.wake(everything);
@@ -222,7 +222,7 @@ export class DeliveryWorker {
     logger.debug({ webhook: jobs[0]!.webhookId, deliveries: jobs.length, reason }, 'giving delivery leases back');
     for (const job of jobs) this.ledger.release(job);
     const returned = this.returnLeases(jobs)
-      .then(() => store.announceEvents())
+      .then(() => store.signals.events.announce())
       .catch((error: unknown) => logger.warn({ err: error }, 'could not give back delivery leases; they expire on their own'))
       .finally(() => this.running.delete(returned));
     this.running.add(returned);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { refusedAddressReason } from './address-policy.js';
+import { refusedAddressReason } from '../net/address-policy.js';
 
 /** A connection was refused because the target resolves to an address webhooks may not reach. */
 export class RefusedTargetError extends Error {

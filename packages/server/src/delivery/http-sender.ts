@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { durationText } from '../duration-text.js';
-import { privateTargetsHint, refusedLiteralReason } from './address-policy.js';
+import { privateTargetsHint, refusedLiteralReason } from '../net/address-policy.js';
 import type { AttemptOutcome } from './attempt-decision.js';
 import { guardedLookup } from './guarded-lookup.js';
 import { bodyText, readCappedBody } from './response-body.js';

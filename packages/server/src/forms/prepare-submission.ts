@@ -1,6 +1,7 @@
 import type { SubmissionFile } from '@svc/protocol';
 import { newId } from '../ids.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
+import { outboxRow } from '../store/queries/outbox.js';
 import type { PreparedSubmission } from '../store/submission-batch.js';
 import type { SpamReason, SubmissionState } from '../store/schema.js';
 
@@ -43,14 +44,13 @@ export function prepareSubmission(input: SubmissionInput): PreparedSubmission {
       spam_reason: input.spamReason,
       created_at: input.receivedAt,
     },
-    event: {
+    event: outboxRow({
       id: eventId,
-      project_id: input.form.projectId,
+      projectId: input.form.projectId,
       type,
       payload: eventPayload({ eventId, type, createdAt, form: input.form, submissionId, spamReason: input.spamReason }, fields, files),
-      created_at: input.receivedAt,
-      dispatched_at: null,
-    },
+      now: input.receivedAt,
+    }),
   };
 }
 

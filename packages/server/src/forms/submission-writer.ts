@@ -58,7 +58,7 @@ export class SubmissionWriter {
     const started = performance.now();
     const outcomes = await this.store.commitSubmissions(items, { now: Date.now(), idempotencyWindowMs: this.options.idempotencyWindowMs });
     this.options.onBatch?.(items.length, (performance.now() - started) / 1000);
-    if (outcomes.some((outcome) => !outcome.replayed)) this.store.announceEvents();
+    if (outcomes.some((outcome) => !outcome.replayed)) this.store.signals.events.announce();
     return outcomes;
   }
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { StoreSignal } from '../store/store.js';
 import { setBounded } from '../lib/bounded-map.js';
 
 export interface HeldUntilAnnouncedOptions {
@@ -12,7 +12,7 @@ export interface HeldUntilAnnouncedOptions {
 
 /**
  * Answers read from the database and held in memory until a change to what hosting serves
- * is announced (`Store.announceSites`, docs/hosting.md), when everything held is forgotten
+ * is announced (`Store.signals.sites`, docs/hosting.md), when everything held is forgotten
  * at once. A read that began before an announcement is not held after it.
  */
 export class HeldUntilAnnounced<V> {
@@ -22,11 +22,11 @@ export class HeldUntilAnnounced<V> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly store: Pick<Store, 'onSitesChanged' | 'hearsSiteChanges'>,
+    private readonly changes: StoreSignal,
     private readonly options: HeldUntilAnnouncedOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.unsubscribe = store.onSitesChanged(() => {
+    this.unsubscribe = changes.on(() => {
       this.generation += 1;
       this.held.clear();
     });
@@ -35,7 +35,7 @@ export class HeldUntilAnnounced<V> {
   async get(key: string, read: () => Promise<V>): Promise<V> {
     const now = this.now();
     const entry = this.held.get(key);
-    const maxAge = this.store.hearsSiteChanges() ? this.options.maxAgeMs : this.options.unheardMaxAgeMs;
+    const maxAge = this.changes.hears() ? this.options.maxAgeMs : this.options.unheardMaxAgeMs;
     if (entry && now - entry.at < maxAge) return entry.value;
     const generation = this.generation;
     const value = await read();

@@ -54,7 +54,7 @@ describe('the hostnames held by hosting', () => {
       expect(lookups()).toBe(afterFirst);
 
       await replaceProjectDomains(store.db, projectId, [{ hostname: 'nowhere.test', environment: 'production', position: 0 }]);
-      store.announceSites();
+      store.signals.sites.announce();
       expect(await sites.resolve('www.held.test')).toBeNull();
       expect(await sites.resolve('nowhere.test')).toMatchObject({ projectId });
     } finally {
@@ -70,7 +70,7 @@ describe('the hostnames held by hosting', () => {
     try {
       const during = sites.resolve('www.race.test');
       // A change is committed and announced while the lookup's answer is on its way.
-      store.announceSites();
+      store.signals.sites.announce();
       release();
       expect(await during).toMatchObject({ projectId });
       const before = lookups();

@@ -14,11 +14,11 @@ export class SiteDirectory {
   private readonly held: HeldUntilAnnounced<HostedTarget | null>;
 
   constructor(
-    private readonly store: Pick<Store, 'db' | 'onSitesChanged' | 'hearsSiteChanges'>,
+    private readonly store: Pick<Store, 'db' | 'signals'>,
     private readonly previewDomain: string,
     now: () => number = Date.now,
   ) {
-    this.held = new HeldUntilAnnounced(store, { maxEntries: 10_000, maxAgeMs: 60_000, unheardMaxAgeMs: 0 }, now);
+    this.held = new HeldUntilAnnounced(store.signals.sites, { maxEntries: 10_000, maxAgeMs: 60_000, unheardMaxAgeMs: 0 }, now);
   }
 
   resolve(hostname: string): Promise<HostedTarget | null> {

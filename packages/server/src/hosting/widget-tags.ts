@@ -13,7 +13,7 @@ export class WidgetTags {
   private readonly held: HeldUntilAnnounced<Map<string, string | null>>;
 
   constructor(private readonly context: OperationContext) {
-    this.held = new HeldUntilAnnounced(context.store, { maxEntries: 1_000, maxAgeMs: 60_000, unheardMaxAgeMs: 2_000 });
+    this.held = new HeldUntilAnnounced(context.store.signals.sites, { maxEntries: 1_000, maxAgeMs: 60_000, unheardMaxAgeMs: 2_000 });
   }
 
   async tagFor(projectId: string, environment: string): Promise<string | null> {

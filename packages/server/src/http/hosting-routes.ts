@@ -29,7 +29,7 @@ export function hostingPlugin(context: OperationContext) {
   const widgetTags = new WidgetTags(context);
   const contents = new HeldContents(context.store.files);
   // Contents removed (an erasure, the sweep) are announced like a change of what is served.
-  const stopClearing = context.store.onSitesChanged(() => contents.clear());
+  const stopClearing = context.store.signals.sites.on(() => contents.clear());
   const own = (): Set<string> => {
     if (ownNames) return ownNames;
     const names = serviceHostnames(context);

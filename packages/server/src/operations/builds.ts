@@ -56,7 +56,7 @@ export async function enqueueBuild(
     await recordAuditAs(trx, context, actor, null, { action: 'build.queued', workspaceId: project.workspace_id, projectId: project.id, object: { type: 'build', id: row.id } });
   });
   // Builds are woken like deliveries: by the outbox's wake-up, here and on other instances.
-  context.store.announceEvents();
+  context.store.signals.events.announce();
   return row;
 }
 

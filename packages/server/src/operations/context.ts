@@ -1,66 +1,43 @@
 import type { Logger } from 'pino';
+import type { RateLimitPolicy } from '@svc/protocol';
+import type { BuildSettings } from '../builds/build-settings.js';
 import type { MailDelivery } from '../delivery/attempt-delivery.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import type { FormDirectory } from '../forms/form-directory.js';
-import type { ServerOptions } from '../server-options.js';
+import type { DeployLimits } from '../hosting/deploy-limits.js';
 import type { Store } from '../store/store.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 
-/**
- * Who is acting: a token or a person (docs/members.md). Rights are decided from it in one
- * place (`operations/rights.ts`), never by reading its fields elsewhere.
- */
-export type Principal = TokenPrincipal | PersonPrincipal;
+// Who is acting is decided by auth/ (a token or a signed-in person); operations take it with every call.
+export { isAdmin, isPerson, membershipIn, type MemberRole, type Membership, type PersonPrincipal, type Principal, type TokenPrincipal } from '../auth/principal.js';
 
 /**
- * A token. An admin token (`workspaceId === null`) sees every workspace; a workspace token
- * sees and changes only its workspace, and everything outside it answers `not_found`, as if
- * it did not exist. `kind` may be left out: a principal without one is a token.
+ * What operations (and the workers and routes that run them) read of the server's settings
+ * (docs/server.md): resolved and frozen once at start (`createOperationContext`), never the
+ * whole of `svc serve`'s options.
  */
-export interface TokenPrincipal {
-  readonly kind?: 'token';
-  readonly tokenId: string;
-  readonly workspaceId: string | null;
-  /** The token's `--name`, shown wherever it acted; absent where it was not looked up. */
-  readonly name?: string;
-  /** The client address of the request acting (under `--trust-proxy`), for the audit log; absent outside a request. */
-  readonly ip?: string | null | undefined;
-}
-
-/** A workspace role of a member (docs/members.md). */
-export type MemberRole = 'owner' | 'member';
-
-/** One workspace a person belongs to, as an active member. */
-export interface Membership {
-  readonly memberId: string;
-  readonly workspaceId: string;
-  readonly role: MemberRole;
-}
-
-/**
- * A person signed in to the settings area (by an invite or an email link): a member of
- * every workspace in `memberships`, and of no other. Memberships are read when the session
- * is resumed, so a removal or a role change counts from the next request.
- */
-export interface PersonPrincipal {
-  readonly kind: 'person';
-  readonly personId: string;
-  /** The name people see: the one they set, else their email before `@`. */
-  readonly name: string;
-  readonly email: string;
-  readonly memberships: readonly Membership[];
-  /** The client address of the request acting, for the audit log. */
-  readonly ip?: string | null | undefined;
-}
-
-export const isPerson = (principal: Principal): principal is PersonPrincipal => principal.kind === 'person';
-
-/** An admin token: everything, every workspace. A person is never an admin. */
-export const isAdmin = (principal: Principal): boolean => !isPerson(principal) && principal.workspaceId === null;
-
-/** The principal's membership of a workspace, if it is a person who belongs to it. */
-export function membershipIn(principal: Principal, workspaceId: string): Membership | undefined {
-  return isPerson(principal) ? principal.memberships.find((membership) => membership.workspaceId === workspaceId) : undefined;
+export interface OperationSettings {
+  readonly dataDir: string;
+  /** Whether webhooks and repositories may name private, loopback and other refused addresses (net/address-policy.ts). */
+  readonly allowPrivateTargets: boolean;
+  /** Limits of one deploy (docs/hosting.md). */
+  readonly deployLimits: DeployLimits;
+  /** Previews answer at `{deploy id}.{previewDomain}` (docs/hosting.md). */
+  readonly previewDomain: string;
+  /** An upload that makes no progress for this long fails (its deploy is marked failed). */
+  readonly deployTimeoutMs: number;
+  /** Builds from git (docs/hosting.md, "Deploys from git"). */
+  readonly builds: BuildSettings;
+  /** Bytes of form files and Pinpoints screenshots one project may keep (docs/hosting.md, "Upload quota"). */
+  readonly uploadQuotaBytes: number;
+  /** Webhooks (not counting notification emails) one project may have. */
+  readonly maxWebhooksPerProject: number;
+  /** The rate limit of a form that sets none (and of Pinpoints requests). */
+  readonly rateLimit: RateLimitPolicy;
+  /** The SMTP server that sends notification emails (`smtp://` or `smtps://`, may hold a password: never logged). */
+  readonly smtpUrl: string | undefined;
+  /** The sender of notification emails: `address` or `Name <address>`. */
+  readonly mailFrom: string | undefined;
 }
 
 /**
@@ -70,7 +47,8 @@ export function membershipIn(principal: Principal, workspaceId: string): Members
  */
 export interface OperationContext {
   readonly store: Store;
-  readonly options: ServerOptions;
+  /** The settings operations read, resolved once at start and frozen. */
+  readonly options: OperationSettings;
   /** Public addresses, for URLs printed to users (form endpoints, the schema). */
   readonly urls: { readonly baseUrl: string; readonly formsUrl: string };
   /** Forget cached forms after a change, so the form endpoint sees it at once. */

@@ -1,15 +1,19 @@
 import pino, { type Logger } from 'pino';
-import { deliverySettings } from '../delivery/delivery-settings.js';
+import { deliverySettings, type DeliveryOptions, type DeliverySettings } from '../delivery/delivery-settings.js';
 import { MailSender } from '../delivery/mail-sender.js';
-import type { ServerOptions } from '../server-options.js';
 import type { Store } from '../store/store.js';
 import { SecretBox } from '../webhooks/secret-box.js';
-import type { OperationContext } from './context.js';
+import type { OperationContext, OperationSettings } from './context.js';
+
+/** What a context is built from: the operations' settings, delivery's, and the key of webhook secrets. */
+export type OperationContextOptions = OperationSettings & DeliveryOptions & { readonly encryptionKey: Uint8Array | undefined };
 
 export interface OperationContextParts {
   readonly store: Store;
   /** Resolved options; `encryptionKey` must be set unless `secrets` is given. */
-  readonly options: ServerOptions;
+  readonly options: OperationContextOptions;
+  /** Delivery settings resolved already (the server resolves them once, at start); else resolved here from `options`. */
+  readonly delivery?: DeliverySettings;
   readonly secrets?: SecretBox;
   readonly urls?: OperationContext['urls'];
   readonly forms?: OperationContext['forms'];
@@ -26,11 +30,12 @@ export function createOperationContext(parts: OperationContextParts): OperationC
   if (!parts.secrets && !key) throw new Error('an operation context needs the encryption key of webhook secrets');
   const urls = parts.urls ?? { baseUrl: 'http://127.0.0.1', formsUrl: 'http://127.0.0.1' };
   const now = parts.now ?? Date.now;
-  const delivery = deliverySettings(parts.options);
-  const { smtpUrl, mailFrom } = parts.options;
+  const delivery = parts.delivery ?? deliverySettings(parts.options);
+  const options = operationSettings(parts.options);
+  const { smtpUrl, mailFrom } = options;
   return {
     store: parts.store,
-    options: parts.options,
+    options,
     secrets: parts.secrets ?? new SecretBox(key!),
     delivery,
     mail: smtpUrl === undefined || mailFrom === undefined ? null : { sender: new MailSender(smtpUrl, mailFrom, delivery.timeoutMs, now), baseUrl: () => urls.baseUrl },
@@ -39,4 +44,22 @@ export function createOperationContext(parts: OperationContextParts): OperationC
     logger: parts.logger ?? pino({ level: 'silent' }),
     now,
   };
+}
+
+/** Only what operations read of the options, frozen: settings do not change after start. */
+function operationSettings(options: OperationSettings): OperationSettings {
+  const { dataDir, allowPrivateTargets, deployLimits, previewDomain, deployTimeoutMs, builds, uploadQuotaBytes, maxWebhooksPerProject, rateLimit, smtpUrl, mailFrom } = options;
+  return Object.freeze({
+    dataDir,
+    allowPrivateTargets,
+    deployLimits: Object.freeze({ ...deployLimits }),
+    previewDomain,
+    deployTimeoutMs,
+    builds: Object.freeze({ ...builds }),
+    uploadQuotaBytes,
+    maxWebhooksPerProject,
+    rateLimit: Object.freeze({ ...rateLimit }),
+    smtpUrl,
+    mailFrom,
+  });
 }

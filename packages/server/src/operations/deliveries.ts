@@ -113,7 +113,7 @@ export async function resendDelivery(context: OperationContext, principal: Princ
     return findDelivery(trx, delivery.id);
   });
   if (!row) throw new ServiceError('not_found', `no delivery "${input.id}"`);
-  store.announceEvents();
+  store.signals.events.announce();
   return toDeliveryInfo(row);
 }
 

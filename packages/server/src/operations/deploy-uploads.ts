@@ -4,7 +4,7 @@ import type { DeployFileEntry } from '@svc/protocol/api';
 import { formatBytes } from '../lib/format-bytes.js';
 import { addWorkspaceContent, workspaceContents } from '../store/queries/contents.js';
 import { declaredContentSize, touchDeploy } from '../store/queries/deploys.js';
-import type { DeployLimits } from '../server-options.js';
+import type { DeployLimits } from '../hosting/deploy-limits.js';
 import type { OperationContext, Principal } from './context.js';
 import { deployPathProblem } from './deploy-paths.js';
 import type { ProjectInput } from './project-config.js';

@@ -13,7 +13,7 @@ import {
 } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
-import { insertEvent } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
 import type { DeployRow, ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
@@ -69,7 +69,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
     await recordAudit(trx, context, principal, { action: 'deploy.created', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'deploy', id: row.id } });
     return { row, scope };
   });
-  context.store.announceEvents();
+  context.store.signals.events.announce();
   return { deploy: await deployInfo(context.store.db, context, scope.project, row), missing };
 }
 
@@ -89,8 +89,8 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
     const scope = await projectInScope(trx, principal, input.workspace, input.project);
     return { scope, finished: await makeDeployLive(trx, context, scope, row, now) };
   });
-  context.store.announceEvents();
-  context.store.announceSites();
+  context.store.signals.events.announce();
+  context.store.signals.sites.announce();
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
 }
 
@@ -162,7 +162,7 @@ export async function failStaleDeploys(context: OperationContext): Promise<numbe
     });
     if (done) failed += 1;
   }
-  if (failed > 0) context.store.announceEvents();
+  if (failed > 0) context.store.signals.events.announce();
   return failed;
 }
 
@@ -237,8 +237,8 @@ async function switchLive(
     return { scope, target, previous: current, changed: true };
   });
   if (result.changed) {
-    context.store.announceEvents();
-    context.store.announceSites();
+    context.store.signals.events.announce();
+    context.store.signals.sites.announce();
   }
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
 }

@@ -83,10 +83,10 @@ export async function applyConfig(context: OperationContext, principal: Principa
     });
     if (formsChanged) context.forms.invalidate();
     // Hostnames or the widget's environments may have changed: hosting re-reads them.
-    if (result.changed) context.store.announceSites();
+    if (result.changed) context.store.signals.sites.announce();
     if (result.prunedForms.length > 0) {
       // Pruned submissions were erased as `svc submissions delete` erases one: then their files go too.
-      context.store.announceEvents();
+      context.store.signals.events.announce();
       await releaseContents(context.store, prunedFiles);
       await context.store.scrubDeleted();
     }

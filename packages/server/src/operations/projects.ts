@@ -69,7 +69,7 @@ export async function createProject(context: OperationContext, principal: Princi
     });
     if (result.formsChanged) context.forms.invalidate();
     // Its hostnames are served from now on, here and on every other instance.
-    context.store.announceSites();
+    context.store.signals.sites.announce();
     return result.response;
   } catch (error) {
     if (context.store.classifyFailure(error) === 'unique') throw projectExists(config.workspace, config.project, error);

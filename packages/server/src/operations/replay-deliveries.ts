@@ -57,7 +57,7 @@ export async function replayDeliveries(
         await recordAudit(trx, context, principal, { action: 'deliveries.replayed', workspaceId: workspace.id, projectId: project.id, object: { type: 'webhook', id: webhook.id } });
       }
     });
-    context.store.announceEvents();
+    context.store.signals.events.announce();
     afterId = ids.at(-1)!;
     if (ids.length < batch) break;
   }

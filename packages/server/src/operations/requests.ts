@@ -4,7 +4,7 @@ import { hashesEqual, hashToken } from '../auth/token-secrets.js';
 import { newId, randomToken } from '../ids.js';
 import type { VisitorRequest } from '../pinpoints/request-body.js';
 import { countRequests, findRequest, insertReply, insertRequest, listRequests, repliesTo, setRequestStatus } from '../store/queries/requests.js';
-import { insertEvent } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
 import type { RequestReplyRow, RequestRow, RequestStatus } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
@@ -81,7 +81,7 @@ export async function createVisitorRequest(context: OperationContext, input: New
     if (visitor.screenshot) await releaseContents(context.store, [visitor.screenshot.staged.sha256]).catch((cause: unknown) => context.logger.warn({ err: cause }, 'a screenshot whose request failed is left to the sweep'));
     throw error;
   }
-  if (!input.spam) context.store.announceEvents();
+  if (!input.spam) context.store.signals.events.announce();
   return { id, readToken };
 }
 
@@ -162,7 +162,7 @@ export async function replyToRequest(context: OperationContext, principal: Princ
     await recordAudit(trx, context, principal, { action: 'request.replied', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'request', id: found.row.id } });
     return updated;
   });
-  context.store.announceEvents();
+  context.store.signals.events.announce();
   return { request: await withReplies(context.store.db, row) };
 }
 
@@ -186,7 +186,7 @@ export async function setRequestState(
     await recordAudit(trx, context, principal, { action: input.to === 'resolved' ? 'request.resolved' : 'request.reopened', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'request', id: found.row.id } });
     return { row: updated, changed: true };
   });
-  if (result.changed) context.store.announceEvents();
+  if (result.changed) context.store.signals.events.announce();
   return { request: await withReplies(context.store.db, result.row), changed: result.changed };
 }
 

@@ -17,7 +17,7 @@ export async function releaseContents(store: Store, sha256s: readonly string[], 
     if (await store.files.remove(sha256, storedBefore === undefined ? {} : { storedBefore })) removed.push(sha256);
   }
   // A deploy made before contents were held per workspace may list one: hosting forgets what it holds in memory.
-  if (removed.length > 0 && (await deploysList(store.db, removed))) store.announceSites();
+  if (removed.length > 0 && (await deploysList(store.db, removed))) store.signals.sites.announce();
   return removed.length;
 }
 

@@ -2,7 +2,8 @@ import { ServiceError } from '@svc/protocol';
 import type { SubmissionInfo, SubmissionState } from '@svc/protocol/api';
 import { eventPayload } from '../forms/prepare-submission.js';
 import { newId } from '../ids.js';
-import { findProjectSubmission, insertEvent, setSubmissionState, submissionEvents, submissionsMentioning, type ProjectSubmission } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
+import { findProjectSubmission, setSubmissionState, submissionEvents, submissionsMentioning, type ProjectSubmission } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
@@ -65,7 +66,7 @@ export async function moveSubmission(
     await recordAudit(trx, context, principal, { action: 'submission.moved', workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'submission', id: found.submission.id } });
     return { found, changed: true };
   });
-  if (result.changed) context.store.announceEvents();
+  if (result.changed) context.store.signals.events.announce();
   return { submission: owned(result.found, input.to), changed: result.changed };
 }
 
@@ -133,7 +134,7 @@ async function eraseOne(context: OperationContext, principal: Principal, input: 
     await recordAudit(trx, context, principal, { action, workspaceId: found.workspace.id, projectId: found.project.id, object: { type: 'submission', id: found.submission.id } });
     return found;
   });
-  context.store.announceEvents();
+  context.store.signals.events.announce();
   await releaseContents(context.store, fileHashes(found.submission.files));
   return { id: found.submission.id, form: found.form.slug };
 }

@@ -1,6 +1,7 @@
 import type { SubmissionFile } from '@svc/protocol';
 import { newId } from '../ids.js';
-import { deleteSubmission as deleteSubmissionRow, eraseEventCopies, insertEvent } from '../store/queries/submission-changes.js';
+import { insertEvent } from '../store/queries/outbox.js';
+import { deleteSubmission as deleteSubmissionRow, eraseEventCopies } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
 import { isoTime } from './iso-time.js';
 

@@ -161,7 +161,7 @@ export async function enableWebhook(context: OperationContext, principal: Princi
     }
     return toWebhookInfo(scope, (await findProjectWebhook(trx, scope.project.id, webhook.id))!, context.now());
   });
-  context.store.announceEvents();
+  context.store.signals.events.announce();
   return view;
 }
 
@@ -254,7 +254,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
     await http.close();
   }
   // A failed test is retried by the workers; tell them a delivery is scheduled.
-  if (result.record.status === 'pending') context.store.announceEvents();
+  if (result.record.status === 'pending') context.store.signals.events.announce();
 
   const delivery = await findDelivery(context.store.db, deliveryId);
   const attempt = await findAttempt(context.store.db, deliveryId, 1);

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import { limitedAddress } from '../http/client-address.js';
+import { limitedAddress } from '../net/limited-address.js';
 import { CrowdedNetworks, defaultFoldAfter } from './crowded-networks.js';
 
 /** A client of a rate limit: its address, within a scope (a form, a project's Pinpoints, authentication). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limitedAddress } from '../http/client-address.js';
+import { limitedAddress } from '../net/limited-address.js';
 import { CrowdedNetworks } from './crowded-networks.js';
 
 const window = 300_000;

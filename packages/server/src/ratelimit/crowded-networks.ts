@@ -1,4 +1,4 @@
-import type { LimitedAddress } from '../http/client-address.js';
+import type { LimitedAddress } from '../net/limited-address.js';
 import { type Recent, RecencyMap } from './recency-map.js';
 
 /** How many distinct /64s of one /48 one scope takes within a window before that /48 counts as one client. */

@@ -1,3 +1,5 @@
+import type { StoreSignal } from './store.js';
+
 /** A set of wake-up listeners; a listener that throws does not stop the others. */
 export class WakeUps {
   private readonly listeners = new Set<() => void>();
@@ -18,4 +20,10 @@ export class WakeUps {
       }
     }
   }
+}
+
+/** A signal heard in this process only: every announcement reaches every listener. */
+export function inProcessSignal(onError: (error: unknown) => void): StoreSignal {
+  const wakeUps = new WakeUps(onError);
+  return { announce: () => wakeUps.fire(), on: (listener) => wakeUps.add(listener), hears: () => true };
 }

@@ -34,6 +34,7 @@ export interface Database {
   git_connections: GitConnectionsTable;
   deploy_hooks: DeployHooksTable;
   builds: BuildsTable;
+  inbound_deliveries: InboundDeliveriesTable;
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
   people: PeopleTable;
   members: MembersTable;
@@ -373,6 +374,40 @@ export interface BuildsTable {
   started_at: number | null;
   finished_at: number | null;
 }
+
+export type InboundVerdict = 'accepted' | 'ignored' | 'refused';
+
+/**
+ * One push webhook or deploy hook call, with what the service did with it (docs/hosting.md,
+ * "When a push did not deploy"). Never its body, signature, secret or the hook's URL.
+ */
+export interface InboundDeliveriesTable {
+  /** `inb_…`, in the order received. */
+  id: string;
+  project_id: string;
+  received_at: number;
+  /** `push` (a push webhook) or `hook` (a deploy hook). */
+  source: 'push' | 'hook';
+  /** The host whose signature header a push carried: github, gitea or gitlab; null for a hook or an unsigned push. */
+  host: string | null;
+  hook_id: string | null;
+  /** The hook's name when it was called. */
+  hook_name: string | null;
+  /** The event header as sent (`push`, `ping`, `Push Hook`, …), 100 printable characters at most. */
+  event: string | null;
+  /** The pushed ref (`refs/heads/main`, `refs/tags/v1`), only from a verified push. */
+  ref: string | null;
+  git_commit: string | null;
+  /** The environment it concerns, when it concerns one. */
+  environment: string | null;
+  verdict: InboundVerdict;
+  /** Why it was ignored or refused; null when accepted. */
+  reason: string | null;
+  /** The build it queued, when accepted. */
+  build_id: string | null;
+}
+
+export type InboundDeliveryRow = Selectable<InboundDeliveriesTable>;
 
 export type GitConnectionRow = Selectable<GitConnectionsTable>;
 export type DeployHookRow = Selectable<DeployHooksTable>;

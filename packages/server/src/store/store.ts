@@ -10,7 +10,10 @@ export type Db = Kysely<Database>;
 /**
  * The storage port the core owns. Queries are written once against `db` (Kysely speaks
  * both dialects); what differs between SQLite and PostgreSQL is in `capabilities` and in
- * the two adapters that implement this interface.
+ * the two adapters that implement this interface. Its members, by concern: the data (`db`,
+ * `capabilities`, `files`, `transaction`, `commitSubmissions`, `scrubDeleted`) and how its
+ * failures are classified; `signals`, the announcements of committed changes; `health`;
+ * and the lifecycle (`created`, `close`).
  */
 export interface Store {
   readonly db: Db;
@@ -29,22 +32,11 @@ export interface Store {
    * does it its fastest way: PostgreSQL in one statement, SQLite in a writer thread.
    */
   commitSubmissions(items: readonly PreparedSubmission[], options: BatchOptions): Promise<SubmissionOutcome[]>;
-  /** Call after committing new outbox events: wakes delivery workers here and elsewhere. */
-  announceEvents(): void;
-  /** Registers a wake-up listener for new outbox events; returns a function that removes it. */
-  onEvents(listener: () => void): () => void;
   /**
-   * Call after committing a change to what a hostname serves (a project's domains, an
-   * environment's live deploy, a deploy finished or failed): tells this instance and the others.
+   * After an erasure: removes what the backend still holds of deleted rows outside its
+   * tables where it can (SQLite: the write-ahead log, checkpointed and truncated).
    */
-  announceSites(): void;
-  /**
-   * Registers a listener for such changes; it is also called when changes may have been
-   * missed (the PostgreSQL listening connection came back). Returns a function that removes it.
-   */
-  onSitesChanged(listener: () => void): () => void;
-  /** False while changes made by another instance could go unheard (no listening connection). */
-  hearsSiteChanges(): boolean;
+  scrubDeleted(): Promise<void>;
   /** What a failed statement violated, decided by the backend's own error codes. */
   readonly classifyFailure: (error: unknown) => FailureKind;
   /**
@@ -53,6 +45,8 @@ export interface Store {
    * when it is the statement's or the request's own failure.
    */
   readonly dependencyFailure: (error: unknown) => DependencyFailure | null;
+  /** Committed changes announced to this instance and the others. */
+  readonly signals: StoreSignals;
   /**
    * Health checks, one per dependency: null when it can do its part of storing a
    * submission, else why not. `write` also proves the disk takes a write (after a failure).
@@ -60,14 +54,34 @@ export interface Store {
   readonly health: Readonly<Record<StoreDependency, (write: boolean) => Promise<string | null>>>;
   /** True when this open created a new, empty store (no database file, or no tables). */
   readonly created: boolean;
-  /** Checks that the database answers. */
-  ping(): Promise<void>;
-  /**
-   * After an erasure: removes what the backend still holds of deleted rows outside its
-   * tables where it can (SQLite: the write-ahead log, checkpointed and truncated).
-   */
-  scrubDeleted(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The kinds of committed change that other parts, in this instance and in the others, wait
+ * for: in process on SQLite (one process serves a data dir), `LISTEN/NOTIFY` on PostgreSQL.
+ */
+export interface StoreSignals {
+  /** New outbox events: wakes the delivery and build workers. */
+  readonly events: StoreSignal;
+  /**
+   * A change to what a hostname serves (a project's domains, an environment's live deploy,
+   * a deploy finished or failed, stored contents removed): forgets what hosting holds.
+   */
+  readonly sites: StoreSignal;
+}
+
+/** One kind of change: announced after its commit, heard by every listener of every instance. */
+export interface StoreSignal {
+  /** Call after committing such a change: tells this instance's listeners and the other instances'. */
+  announce(): void;
+  /**
+   * Registers a listener; it is also called when announcements may have been missed (the
+   * PostgreSQL listening connection came back). Returns a function that removes it.
+   */
+  on(listener: () => void): () => void;
+  /** False while announcements made by another instance could go unheard (no listening connection). */
+  hears(): boolean;
 }
 
 /** A database failure as the core needs to know it: a unique key, a foreign key, or anything else. */

@@ -1,5 +1,5 @@
 import type { HeldFile } from './files/held-files.js';
-import type { NewEvent, NewSubmission } from './schema.js';
+import type { EventRow, NewSubmission } from './schema.js';
 
 // The form endpoint's batch write, as the storage port sees it (docs/architecture.md): the
 // types, the folding of repeated idempotency keys within a batch, and the assembly of each
@@ -9,7 +9,8 @@ import type { NewEvent, NewSubmission } from './schema.js';
 /** A submission ready to be written: ids, rows and event payload are prepared up front. */
 export interface PreparedSubmission {
   readonly submission: NewSubmission;
-  readonly event: NewEvent;
+  /** Its outbox row, every column (`outboxRow` in store/queries/outbox.js). */
+  readonly event: EventRow;
   /**
    * Its files held in memory (store/files/held-files.ts), written as `file_blobs` rows in
    * the batch's transaction when the submission is stored (not when it is a replay).

@@ -1,4 +1,4 @@
-import { ipLiteralHost, privateTargetsHint, refusedAddressReason } from '../delivery/address-policy.js';
+import { ipLiteralHost, privateTargetsHint, refusedAddressReason } from '../net/address-policy.js';
 
 export const maxWebhookUrlLength = 2_048;
 

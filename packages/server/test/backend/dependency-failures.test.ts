@@ -196,7 +196,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('PostgreSQL goi
     expect(error).not.toBeNull();
     expect(store.dependencyFailure(error)).toMatchObject({ dependency: 'database' });
     // The pool is usable again at once.
-    await expect(store.ping()).resolves.toBeUndefined();
+    await expect(store.health.database(false)).resolves.toBeNull();
   });
 
   it('gives up on a statement after the database timeout, as a database failure', async () => {

@@ -269,7 +269,7 @@ describe.runIf(backend.available)(`webhook delivery on ${backend.name}`, () => {
       .values({ id: `evt_old${Date.now()}`, project_id: form.projectId, type: 'form.submission.created', payload: '{}', created_at: old, dispatched_at: null })
       .execute();
     const fresh = await webhookFor(form, newTarget);
-    suite.store.announceEvents();
+    suite.store.signals.events.announce();
     await eventsDispatched(form, 2);
     expect(await deliveriesOf(fresh.webhook.id)).toHaveLength(0);
     expect(disabledTarget.requests).toHaveLength(0);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, createForm, type FormFixture, newEncryptionKey, operationContext, selectBackend } from '@svc/testkit';
 import { useBackendStore } from '@svc/testkit/vitest';
 import { newId } from '../../src/ids.js';
-import type { OperationContext, Principal } from '../../src/operations/context.js';
+import type { Principal } from '../../src/auth/principal.js';
+import type { OperationContext } from '../../src/operations/context.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../src/operations/deliveries.js';
 import {
   createWebhook,

@@ -60,12 +60,13 @@ export const hooksCommand = defineGroup({
 
 export const buildsList = defineCommand({
   name: 'list',
-  summary: 'builds from git, newest first, with their state',
+  summary: 'builds from git, newest first, with their state; --all adds the pushes and hook calls that built nothing, and why',
   flags: {
-    environment: { flag: '--environment <environment>', description: 'only this environment\'s builds', choices: environmentChoices },
+    environment: { flag: '--environment <environment>', description: 'only this environment\'s builds (with --all, also the deliveries of no environment)', choices: environmentChoices },
+    all: { flag: '--all', description: 'also the push webhooks and deploy hook calls that were ignored or refused, each with its reason' },
     ...projectFlags,
   },
-  examples: ['svc builds list', 'svc builds list --environment staging --json'],
+  examples: ['svc builds list', 'svc builds list --environment staging --json', 'svc builds list --all', 'svc builds list --all --json | jq \'.entries[] | select(.kind == "delivery") | .delivery.reason\''],
   run: async (context): Promise<number> => (await import('./run.js')).listBuilds(context),
 });
 

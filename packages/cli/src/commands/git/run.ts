@@ -1,6 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cliPaths, ServiceError } from '@svc/protocol';
-import { BuildLogResponse, BuildResponse, ConnectGitResponse, CreateHookResponse, ListBuildsResponse, ListHooksResponse, RemoveHookResponse, type BuildInfo } from '@svc/protocol/api';
+import {
+  BuildLogResponse,
+  BuildResponse,
+  ConnectGitResponse,
+  CreateHookResponse,
+  ListBuildsAndDeliveriesResponse,
+  ListBuildsResponse,
+  ListHooksResponse,
+  RemoveHookResponse,
+  type BuildInfo,
+  type BuildsListEntry,
+  type InboundDeliveryInfo,
+} from '@svc/protocol/api';
 import type { ContextOf } from '../../command.js';
 import { requireArgument } from '../../require-argument.js';
 import { callProject, openProject } from '../../server-call.js';
@@ -66,6 +78,7 @@ export async function removeHook(context: ContextOf<typeof hooksRemove>): Promis
 
 export async function listBuilds(context: ContextOf<typeof buildsList>): Promise<number> {
   const { out, options } = context;
+  if (options.all === true) return listBuildsAndDeliveries(context);
   return callProject(
     context,
     ({ api, ref }) => api.get(cliPaths.builds(ref.workspace, ref.project), ListBuildsResponse, { environment: options.environment }),
@@ -79,6 +92,36 @@ export async function listBuilds(context: ContextOf<typeof buildsList>): Promise
             { header: 'COMMIT', value: (build) => build.commit?.slice(0, 12) ?? '(branch head)' },
             { header: 'TRIGGER', value: (build) => `${build.trigger} (${build.createdBy})` },
             { header: 'CREATED', value: (build) => build.createdAt },
+          ]),
+  );
+}
+
+/** Where a delivery came from, as a person reads it: `push (github) refs/heads/main`, `hook cms`. */
+function deliverySource(delivery: InboundDeliveryInfo): string {
+  if (delivery.source === 'hook') return `hook ${delivery.hook?.name ?? ''}`.trimEnd();
+  const event = delivery.event === null || delivery.event === 'push' || delivery.event === 'Push Hook' ? '' : ` ${delivery.event}`;
+  return `push (${delivery.host ?? 'unsigned'}${event})${delivery.ref === null ? '' : ` ${delivery.ref}`}`;
+}
+
+/** `svc builds list --all`: builds, and the deliveries that built nothing with their reason, newest first. */
+async function listBuildsAndDeliveries(context: ContextOf<typeof buildsList>): Promise<number> {
+  const { out, options } = context;
+  const of = <T>(entry: BuildsListEntry, build: (build: BuildInfo) => T, delivery: (delivery: InboundDeliveryInfo) => T): T => (entry.kind === 'build' ? build(entry.build) : delivery(entry.delivery));
+  return callProject(
+    context,
+    ({ api, ref }) => api.get(cliPaths.inbound(ref.workspace, ref.project), ListBuildsAndDeliveriesResponse, { environment: options.environment }),
+    (result) =>
+      result.entries.length === 0
+        ? 'No builds and no push or hook calls yet: connect the repository with `svc git connect` and push.'
+        : out.table(result.entries, [
+            { header: 'ID', value: (entry: BuildsListEntry) => of(entry, (build) => build.id, (delivery) => delivery.id) },
+            { header: 'WHAT', value: (entry) => entry.kind },
+            { header: 'ENV', value: (entry) => of(entry, (build) => build.environment, (delivery) => delivery.environment ?? '-') },
+            { header: 'STATUS', value: (entry) => of(entry, (build) => build.status, (delivery) => delivery.verdict) },
+            { header: 'COMMIT', value: (entry) => of(entry, (build) => build.commit?.slice(0, 12) ?? '(branch head)', (delivery) => delivery.commit?.slice(0, 12) ?? '-') },
+            { header: 'FROM', value: (entry) => of(entry, (build) => `${build.trigger} (${build.createdBy})`, deliverySource) },
+            { header: 'WHEN', value: (entry) => of(entry, (build) => build.createdAt, (delivery) => delivery.receivedAt) },
+            { header: 'WHY', value: (entry) => of(entry, (build) => build.error ?? '', (delivery) => delivery.reason ?? '') },
           ]),
   );
 }

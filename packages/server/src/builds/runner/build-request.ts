@@ -1,4 +1,4 @@
-import type { DeployLimits } from '../../server-options.js';
+import type { DeployLimits } from '../../hosting/deploy-limits.js';
 import type { SandboxChoice } from './sandbox.js';
 
 /** What the build queue asks of the runner: one commit of one project, built once. */

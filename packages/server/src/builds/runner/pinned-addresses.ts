@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { refusedAddressReason } from '../../delivery/address-policy.js';
+import { refusedAddressReason } from '../../net/address-policy.js';
 import { BuildError } from './build-error.js';
 
 export type LookupAll = (hostname: string) => Promise<readonly { address: string }[]>;

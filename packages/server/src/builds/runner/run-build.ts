@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { defaultDeployLimits } from '../../server-options.js';
+import { defaultDeployLimits } from '../../hosting/deploy-limits.js';
 import { BuildError } from './build-error.js';
 import { buildEnvironment, defaultBuildMemoryBytes } from './build-environment.js';
 import type { BuildRequest, BuildResult } from './build-request.js';

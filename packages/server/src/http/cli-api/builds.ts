@@ -8,6 +8,7 @@ import {
   CreateHookResponse,
   DeployParams,
   HookParams,
+  ListBuildsAndDeliveriesResponse,
   ListBuildsQuery,
   ListBuildsResponse,
   ListHooksResponse,
@@ -15,6 +16,7 @@ import {
   RemoveHookResponse,
 } from '@svc/protocol/api';
 import { buildLog, listProjectBuilds, showBuild } from '../../operations/builds.js';
+import { listBuildsAndDeliveries } from '../../operations/inbound-log.js';
 import { connectGit, createDeployHook, listProjectHooks, removeDeployHook } from '../../operations/git-connection.js';
 import { principalOf, type CliRoutes } from './cli-api-instance.js';
 
@@ -43,6 +45,12 @@ export const buildRoutes: CliRoutes = (app, context) => {
   app.get('/projects/:workspace/:project/builds', { schema: { params: ProjectParams, querystring: ListBuildsQuery, response: { 200: ListBuildsResponse } } }, async (request) => ({
     ok: true as const,
     ...(await listProjectBuilds(context, principalOf(request), { ...request.params, ...request.query })),
+  }));
+
+  // `svc builds list --all`: the builds and the deliveries that built nothing, newest first.
+  app.get('/projects/:workspace/:project/inbound', { schema: { params: ProjectParams, querystring: ListBuildsQuery, response: { 200: ListBuildsAndDeliveriesResponse } } }, async (request) => ({
+    ok: true as const,
+    ...(await listBuildsAndDeliveries(context, principalOf(request), { ...request.params, ...request.query })),
   }));
 
   app.get('/projects/:workspace/:project/builds/:id', { schema: { params: DeployParams, response: { 200: BuildResponse } } }, async (request) => ({

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { ServiceError } from '@svc/protocol';
-import type { OperationContext, Principal } from '../../operations/context.js';
+import type { Principal } from '../../auth/principal.js';
+import type { OperationContext } from '../../operations/context.js';
 
 /** The Fastify scope of the CLI API: TypeBox schemas type every route's request and answer. */
 export type CliApiInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

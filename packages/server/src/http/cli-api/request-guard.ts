@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { authFailuresName, type FailedAuthentications } from '../../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../../auth/token-authenticator.js';
-import type { TokenPrincipal } from '../../operations/context.js';
+import type { TokenPrincipal } from '../../auth/principal.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../../ratelimit/policy.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { EnvironmentName } from '@svc/protocol/api';
 import { listBuildsWithLogTail } from '../../operations/builds.js';
+import { listDeliveriesThatBuiltNothing } from '../../operations/inbound-log.js';
 import { listProjectDeploys, promoteDeploy, rollbackDeploy, rollbackTargets } from '../../operations/deploys.js';
 import { environmentNames } from '../../operations/config-plan.js';
 import { readProjectConfig } from '../../operations/project-config.js';
@@ -39,16 +40,17 @@ export function deployPages(app: FastifyInstance, tools: SettingsRequestTools): 
 
   const showDeploys = async (request: FastifyRequest, reply: FastifyReply, params: ProjectParams, status: number, extra: { notice?: string; error?: string }) => {
     const { base, principal } = await projectPageBase(tools, request, params);
-    const [listing, config, rollbackTo, builds] = await Promise.all([
+    const [listing, config, rollbackTo, builds, deliveries] = await Promise.all([
       listProjectDeploys(context, principal, { ...params, limit: 50 }),
       readProjectConfig(context, principal, params),
       rollbackTargets(context, principal, params),
       listBuildsWithLogTail(context, principal, { ...params, limit: 20 }),
+      listDeliveriesThatBuiltNothing(context, principal, { ...params, limit: 20 }),
     ]);
     const declared = config['environments'] ?? {};
     const environments = environmentNames.filter((environment) => Object.hasOwn(declared, environment));
     const domains = (config['domains'] ?? {}) as Partial<Record<EnvironmentName, readonly string[]>>;
-    return sendPage(reply, status, DeploysPage({ ...base, ...listing, builds, environments, domains, rollbackTo, ...extra }));
+    return sendPage(reply, status, DeploysPage({ ...base, ...listing, builds, deliveries, environments, domains, rollbackTo, ...extra }));
   };
 
   app.get<{ Params: ProjectParams; Querystring: { done?: string } }>('/settings/:workspace/:project/deploys', async (request, reply) => {

@@ -1,4 +1,5 @@
-import type { OperationContext, Principal } from '../../operations/context.js';
+import type { Principal } from '../../auth/principal.js';
+import type { OperationContext } from '../../operations/context.js';
 import { listForms } from '../../operations/forms.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import type { FastifyRequest } from 'fastify';

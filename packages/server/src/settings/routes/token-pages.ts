@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
-import { isPerson } from '../../operations/context.js';
+import { isPerson } from '../../auth/principal.js';
 import { createToken, listTokenWorkspaces, listTokens, revokeToken } from '../../operations/tokens.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';

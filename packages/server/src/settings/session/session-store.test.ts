@@ -29,11 +29,11 @@ describe('settings sessions and sign-in links', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('resumes a session with its token scope and a stable CSRF token', async () => {
+  it('resumes a session with the scope and name of its token and a stable CSRF token', async () => {
     const id = await startSession(context, tokenId);
     const first = await resumeSession(context, id);
     const second = await resumeSession(context, id);
-    expect(first?.principal).toEqual({ kind: 'token', tokenId, workspaceId: null, ip: null });
+    expect(first?.principal).toEqual({ kind: 'token', tokenId, workspaceId: null, name: 'ws', ip: null });
     expect(first?.csrfToken).toBe(second?.csrfToken);
     expect(await resumeSession(context, `${id}x`)).toBeNull();
   });

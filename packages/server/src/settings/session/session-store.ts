@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { hashToken as hashSecret } from '../../auth/token-secrets.js';
 import { randomToken } from '../../ids.js';
-import type { OperationContext, Principal } from '../../operations/context.js';
+import type { Principal } from '../../auth/principal.js';
+import type { OperationContext } from '../../operations/context.js';
 import { personPrincipal } from '../../operations/person-sign-in.js';
 import { deletePersonSession, findPersonSession, insertPersonSession, touchPersonSession } from '../../store/queries/person-sessions.js';
 import { recordAudit } from '../../operations/audit-log.js';

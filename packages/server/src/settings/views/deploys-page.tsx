@@ -1,4 +1,4 @@
-import type { BuildState, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
+import type { BuildState, DeployInfo, EnvironmentName, InboundDeliveryInfo, ListDeploysResponse } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
 import type { BuildWithLogTail } from '../../operations/builds.js';
 import { Badge, DataTable, Empty, Notice, PostButton, Time, type Tone } from './components.js';
@@ -10,6 +10,8 @@ export interface DeploysPageProps extends ProjectPageBase {
   readonly live: ListDeploysResponse['live'];
   /** Builds from git, newest first, each with its log's last lines. */
   readonly builds: readonly BuildWithLogTail[];
+  /** Push webhooks and deploy hook calls that built nothing (ignored or refused), newest first. */
+  readonly deliveries: readonly InboundDeliveryInfo[];
   /** The project's environments, from service.json. */
   readonly environments: readonly EnvironmentName[];
   /** Each environment's hostnames, from service.json. */
@@ -45,6 +47,7 @@ export function DeploysPage(props: DeploysPageProps) {
         ))}
       </div>
       {props.builds.length > 0 ? <BuildsSection builds={props.builds} /> : null}
+      {props.deliveries.length > 0 ? <DeliveriesSection deliveries={props.deliveries} /> : null}
       {props.deploys.length === 0 ? (
         <div class="card">
           <Empty title="No deploys yet">
@@ -137,6 +140,47 @@ function BuildsSection(props: { builds: readonly BuildWithLogTail[] }) {
                   </p>
                 </details>
               )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+    </section>
+  );
+}
+
+/** Where a delivery came from, as a person reads it. */
+function deliverySource(delivery: InboundDeliveryInfo): string {
+  if (delivery.source === 'hook') return `hook: ${delivery.hook?.name ?? ''}`;
+  const event = delivery.event === null || delivery.event === 'push' || delivery.event === 'Push Hook' ? '' : ` ${delivery.event}`;
+  return `push from ${delivery.host ?? 'an unsigned sender'}${event}`;
+}
+
+/**
+ * Push webhooks and deploy hook calls that built nothing, each with why (docs/hosting.md,
+ * "When a push did not deploy").
+ */
+function DeliveriesSection(props: { deliveries: readonly InboundDeliveryInfo[] }) {
+  return (
+    <section class="card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Pushes that built nothing</h2>
+      <DataTable headers={['Delivery', 'Verdict', 'From', 'Why']}>
+        {props.deliveries.map((delivery) => (
+          <tr key={delivery.id}>
+            <td data-label="Delivery" class="deploy-cell">
+              <span class="mono deploy-id">{delivery.id}</span>
+              <div class="muted small nowrap">
+                <Time at={delivery.receivedAt} />
+              </div>
+            </td>
+            <td data-label="Verdict">
+              <Badge tone={delivery.verdict === 'refused' ? 'bad' : 'neutral'}>{delivery.verdict}</Badge>
+            </td>
+            <td data-label="From">
+              <span class="deploy-source">{deliverySource(delivery)}</span>
+              {delivery.ref === null ? null : <div class="muted small deploy-source">{`${delivery.ref}${delivery.commit === null ? '' : `@${delivery.commit.slice(0, 7)}`}`}</div>}
+            </td>
+            <td data-label="Why">
+              <span class="deploy-source">{delivery.reason ?? ''}</span>
             </td>
           </tr>
         ))}

@@ -7,7 +7,7 @@ import { WakeUps } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
 import { checkStorage } from '../storage-check.js';
-import { defaultDatabaseTimeoutMs, defaultMinFreeBytes, type Db, type Store, type StoreOptions } from '../store.js';
+import { defaultDatabaseTimeoutMs, defaultMinFreeBytes, type Db, type Store, type StoreOptions, type StoreSignal } from '../store.js';
 import { Listener } from './listener.js';
 import { guardPoolClients } from './pool-guards.js';
 import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
@@ -81,26 +81,7 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
         return work(trx);
       }),
     commitSubmissions: (items, batch) => commitSubmissionBatchInOneStatement(db, items, batch),
-    announceEvents: () => {
-      wakeUps.fire();
-      notifyEvents.notify();
-    },
-    onEvents: (callback) => {
-      listener.start();
-      return wakeUps.add(callback);
-    },
-    announceSites: () => {
-      siteChanges.fire();
-      notifySites.notify();
-    },
-    onSitesChanged: (callback) => {
-      listener.start();
-      return siteChanges.add(callback);
-    },
-    hearsSiteChanges: () => listener.listening,
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    signals: { events: notifiedSignal(wakeUps, notifyEvents, listener), sites: notifiedSignal(siteChanges, notifySites, listener) },
     // Deleted tuples are unreachable at once and reclaimed by autovacuum.
     scrubDeleted: () => Promise.resolve(),
     close: async () => {
@@ -141,6 +122,21 @@ async function migrate(databaseUrl: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** A signal across instances: heard here at once, by the others through NOTIFY and the listening connection. */
+function notifiedSignal(wakeUps: WakeUps, channel: { notify(): void }, listener: Listener): StoreSignal {
+  return {
+    announce: () => {
+      wakeUps.fire();
+      channel.notify();
+    },
+    on: (callback) => {
+      listener.start();
+      return wakeUps.add(callback);
+    },
+    hears: () => listener.listening,
+  };
 }
 
 /** NOTIFY on a channel, one in flight at a time; calls made meanwhile are folded into one more. */

@@ -41,7 +41,7 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
   const rows = sql.join(
     folded.writers.map((index) => {
       const { submission: s, event: e } = items[index]!;
-      return sql`(${index}::int, ${s.id}::text, ${s.form_id}::text, ${s.state}::text, ${s.fields}::text, ${s.files}::text, ${s.client_ip ?? null}::text, ${s.user_agent ?? null}::text, ${s.idempotency_key ?? null}::text, ${s.spam_reason ?? null}::text, ${s.created_at}::bigint, ${e.id}::text, ${e.project_id}::text, ${e.type}::text, ${e.payload}::text, ${e.created_at}::bigint)`;
+      return sql`(${index}::int, ${s.id}::text, ${s.form_id}::text, ${s.state}::text, ${s.fields}::text, ${s.files}::text, ${s.client_ip ?? null}::text, ${s.user_agent ?? null}::text, ${s.idempotency_key ?? null}::text, ${s.spam_reason ?? null}::text, ${s.created_at}::bigint, ${e.id}::text, ${e.project_id}::text, ${e.type}::text, ${e.payload}::text, ${e.created_at}::bigint, ${e.dispatched_at}::bigint)`;
     }),
   );
   const cutoff = options.now - options.idempotencyWindowMs;
@@ -61,7 +61,7 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
       ON CONFLICT (sha256) DO UPDATE SET created_at = excluded.created_at
     )`;
   const result = await sql<{ idx: number; stored: boolean; original: string | null }>`
-    WITH input (idx, id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, spam_reason, created_at, event_id, project_id, type, payload, event_created_at) AS (
+    WITH input (idx, id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, spam_reason, created_at, event_id, project_id, type, payload, event_created_at, dispatched_at) AS (
       VALUES ${rows}
     ),
     claimed AS (
@@ -79,9 +79,10 @@ export async function commitSubmissionBatchInOneStatement(db: Db, items: readonl
       SELECT id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, spam_reason, created_at FROM fresh
       RETURNING id
     ),
+    -- The outbox rows as outboxRow built them (store/queries/outbox.js).
     outbox AS (
       INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
-      SELECT event_id, project_id, type, payload, event_created_at, NULL FROM fresh
+      SELECT event_id, project_id, type, payload, event_created_at, dispatched_at FROM fresh
       RETURNING id
     ),
     contents AS (

@@ -6,6 +6,7 @@ import type { DeliveriesTable } from '../schema.js';
 import type { Db } from '../store.js';
 import type { Lease } from './claim-deliveries.js';
 import { toDeliveryJobs, type DeliveryJob, type LeasedDelivery, type SendableWebhook } from './delivery-jobs.js';
+import { insertEvent, type OutboxEvent } from './outbox.js';
 import { parseStoredPatterns } from './webhooks.js';
 
 export interface DispatchOptions {
@@ -168,10 +169,10 @@ export function newDeliveryRow(delivery: { id?: string; eventId: string; webhook
  */
 export async function insertDirectEvent(
   trx: Db,
-  event: { id: string; projectId: string; type: string; payload: string; now: number },
+  event: OutboxEvent,
   delivery: { id: string; webhookId: string; lease: { owner: string; expiresAt: number } },
 ): Promise<void> {
-  await trx.insertInto('events').values({ id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: event.now }).execute();
+  await insertEvent(trx, event, { dispatchedAt: event.now });
   await trx.insertInto('deliveries').values(newDeliveryRow({ id: delivery.id, eventId: event.id, webhookId: delivery.webhookId, now: event.now, lease: delivery.lease })).execute();
 }
 

@@ -1,4 +1,4 @@
-import type { Membership } from '../../operations/context.js';
+import type { Membership } from '../../auth/principal.js';
 import type { Db } from '../store.js';
 import type { MemberRoleText, MembersTable, MemberStatusText, PeopleTable } from '../schema-people.js';
 

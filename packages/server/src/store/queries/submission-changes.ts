@@ -114,11 +114,6 @@ export async function eraseEventCopies(
   await db.updateTable('delivery_attempts').set({ response_body: null }).where('delivery_id', 'in', deliveries).execute();
 }
 
-/** A new outbox event, to be fanned out to the project's webhooks by the dispatcher. */
-export async function insertEvent(db: Db, event: { id: string; projectId: string; type: string; payload: string; now: number }): Promise<void> {
-  await db.insertInto('events').values({ id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: null }).execute();
-}
-
 /**
  * Ids of the project's submissions whose stored fields contain `text`, case aside: the
  * candidates of an erasure by address, which the caller confirms on the parsed fields.

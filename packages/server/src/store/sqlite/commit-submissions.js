@@ -3,6 +3,7 @@
 // idempotency keys, insert the submissions, their outbox events, their held files and which
 // contents they hold, in one immediate transaction. JavaScript checked by TypeScript,
 // loaded by the writer thread (submission-writer.js).
+import { outboxColumns } from '../queries/outbox.js';
 /**
  * The rows are the store's own types (../schema.ts); the outcome type is the port's.
  * @typedef {import('../submission-batch.js').PreparedSubmission} Writer
@@ -22,8 +23,8 @@ export function submissionCommitter(db) {
   const originalOf = db.prepare('SELECT submission_id FROM idempotency_keys WHERE form_id = ? AND key = ?').pluck();
   const insertSubmission = db.prepare(`INSERT INTO submissions (id, form_id, state, fields, files, client_ip, user_agent, idempotency_key, spam_reason, created_at)
     VALUES (@id, @form_id, @state, @fields, @files, @client_ip, @user_agent, @idempotency_key, @spam_reason, @created_at)`);
-  const insertEvent = db.prepare(`INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
-    VALUES (@id, @project_id, @type, @payload, @created_at, NULL)`);
+  // The outbox row as outboxRow built it, every column.
+  const insertEvent = db.prepare(`INSERT INTO events (${outboxColumns.join(', ')}) VALUES (${outboxColumns.map((column) => `@${column}`).join(', ')})`);
   // Equal contents are stored once (the hash is the key); storing them again moves their
   // time on, so the sweep's grace starts over (docs/privacy.md).
   const insertFile = db.prepare(`INSERT INTO file_blobs (sha256, size, content, created_at) VALUES (?, ?, ?, ?)

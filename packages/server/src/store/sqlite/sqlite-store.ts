@@ -7,7 +7,7 @@ import { classifySqliteFailure, sqliteDependencyFailure } from './failures.js';
 import { assertSameFile, fileIdentity } from './file-identity.js';
 import { connectionPragmas } from './pragmas.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
-import { WakeUps } from '../listeners.js';
+import { inProcessSignal } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
 import type { Database } from '../schema.js';
 import { checkStorage } from '../storage-check.js';
@@ -52,8 +52,6 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   const files = new DiskFileStore(options.dataDir, db);
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
-  const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
-  const siteChanges = new WakeUps((error) => options.onBackgroundError?.(error, 'hosting listener'));
 
   return {
     db,
@@ -102,14 +100,10 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
         release();
       }
     },
-    announceEvents: () => wakeUps.fire(),
-    onEvents: (listener) => wakeUps.add(listener),
-    // One process serves the data dir's sites (docs/server.md), so in-process is everywhere.
-    announceSites: () => siteChanges.fire(),
-    onSitesChanged: (listener) => siteChanges.add(listener),
-    hearsSiteChanges: () => true,
-    ping: async () => {
-      await sql`select 1`.execute(db);
+    // One process serves the data dir (docs/server.md), so in-process is everywhere.
+    signals: {
+      events: inProcessSignal((error) => options.onBackgroundError?.(error, 'event listener')),
+      sites: inProcessSignal((error) => options.onBackgroundError?.(error, 'hosting listener')),
     },
     // The deleted rows' old pages may still be frames of the WAL; a checkpoint writes the
     // zeroed pages (secure_delete) into the file and empties the WAL. Best effort: a reader

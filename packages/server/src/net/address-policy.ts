@@ -1,9 +1,5 @@
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import type * as IpAddr from 'ipaddr.js';
-
-// ipaddr.js is CommonJS with `export =`; its names are not visible to an ESM import.
-const ipaddr = createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;
+import { ipaddr } from './ipaddr.js';
 
 /** What each refused ipaddr.js range is, for error messages. Anything not `unicast` is refused. */
 const rangeNames: Readonly<Record<string, string>> = {
