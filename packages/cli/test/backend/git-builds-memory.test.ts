@@ -92,7 +92,7 @@ describe.runIf(backend.available && method.kind === 'cgroup')(`a build past --bu
     expect(build.build.error).toBe("npm run build --no-update-notifier ran out of memory (the build's cap is 96 MiB, --build-memory)");
     expect(log).not.toContain(`${marker} survived`);
 
-    const name = /^Memory cap: 96 MiB \(cgroup v[12] (svc-build-[0-9a-f]+)\)$/m.exec(log)?.[1];
+    const name = /^Memory cap: 96 MiB \(cgroup v[12] (svc-build-\d+-[0-9a-f]+)\)$/m.exec(log)?.[1];
     expect(name, log).toBeDefined();
     const parents = method.kind !== 'cgroup' ? [] : method.layout.version === 2 ? [method.layout.parent] : [method.layout.memoryParent, ...(method.layout.pidsParent === null ? [] : [method.layout.pidsParent])];
     expect(parents.filter((parent) => existsSync(join(parent, name!)))).toEqual([]);

@@ -15,7 +15,7 @@ import { findProjectById, findWorkspaceById } from '../store/queries/projects.js
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import { BuildLog } from './build-log.js';
 import { checkRepoAddress } from './repo-url.js';
-import { BuildError, memoryCapMethod, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
+import { BuildError, memoryCapMethod, projectGitCache, removeStaleBuildCgroups, resolveBranchHead, runBuild } from './runner/run-build.js';
 
 /** Lines of the log that `deploy.failed` carries with the reason. */
 const failedLogLines = 20;
@@ -48,6 +48,10 @@ export class BuildWorker {
     await this.recover(this.context.store.capabilities.singleInstance);
     const memoryCap = await memoryCapMethod();
     this.logger.info({ memoryBytes: this.context.options.builds.memoryBytes, method: memoryCap.kind }, `builds are held to --build-memory by ${memoryCap.description}`);
+    if (memoryCap.kind === 'cgroup') {
+      const removed = await removeStaleBuildCgroups(memoryCap.layout);
+      if (removed > 0) this.logger.warn({ removed }, `removed ${removed} build ${removed === 1 ? 'cgroup' : 'cgroups'} that a stopped server left`);
+    }
     this.unsubscribe = this.context.store.signals.events.on(() => this.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));

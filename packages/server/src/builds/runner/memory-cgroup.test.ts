@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BuildCgroup, cgroupCandidates, cgroupFolder, memoryCapMethod, parseCgroupMounts, parseOomKills, parseProcCgroup } from './memory-cgroup.js';
+import { BuildCgroup, buildCgroupName, cgroupCandidates, cgroupFolder, memoryCapMethod, parseCgroupMounts, parseOomKills, parseProcCgroup, removeStaleBuildCgroups, serverPidOf } from './memory-cgroup.js';
 
 const run = promisify(execFile);
 
@@ -48,6 +48,13 @@ describe('where a build cgroup goes', () => {
     expect(cgroupCandidates('', '')).toEqual([]);
   });
 
+  it('names a build cgroup after the server that made it', () => {
+    expect(buildCgroupName(4321)).toMatch(/^svc-build-4321-[0-9a-f]{12}$/);
+    expect(serverPidOf(buildCgroupName(4321))).toBe(4321);
+    expect(serverPidOf('svc-build-86aad53a7a13')).toBeNull();
+    expect(serverPidOf('something-else')).toBeNull();
+  });
+
   it('reads the OOM kill count of v1 memory.oom_control and v2 memory.events; null where the kernel has none', () => {
     expect(parseOomKills('oom_kill_disable 0\nunder_oom 0\noom_kill 2\n')).toBe(2);
     expect(parseOomKills('low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\noom_group_kill 0\n')).toBe(1);
@@ -79,6 +86,25 @@ describe.runIf(method.kind === 'cgroup')('a build cgroup on this host', () => {
     await cgroup.remove();
     await exited;
     expect(cgroup.folders.filter((folder) => existsSync(folder))).toEqual([]);
+  });
+
+  it('removes the cgroups of servers that are gone, with what runs in them, and leaves those of live ones', { timeout: 30_000 }, async () => {
+    if (method.kind !== 'cgroup') return;
+    const gone = await BuildCgroup.create(method.layout, 64 * 1024 ** 2, buildCgroupName(2_000_000_001));
+    const live = await BuildCgroup.create(method.layout, 64 * 1024 ** 2, buildCgroupName(2_000_000_002));
+    try {
+      const [command, ...args] = gone.wrap(['sleep', '300']) as [string, ...string[]];
+      const left = spawn(command, args, { stdio: 'ignore', detached: true });
+      const exited = new Promise((resolve) => left.on('exit', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await removeStaleBuildCgroups(method.layout, (pid) => pid === 2_000_000_002)).toBe(1);
+      await exited;
+      expect(gone.folders.filter((folder) => existsSync(folder))).toEqual([]);
+      expect(live.folders.filter((folder) => existsSync(folder))).toEqual(live.folders);
+    } finally {
+      await live.remove();
+      await gone.remove();
+    }
   });
 
   it('refuses to run a step it could not put in the cgroup', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -97,6 +97,17 @@ export function parseOomKills(text: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** `svc-build-<server pid>-<random>`: the pid tells a cgroup whose server is gone (see {@link removeStaleBuildCgroups}). */
+export function buildCgroupName(pid: number = process.pid): string {
+  return `svc-build-${pid}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The pid of the server that made a build cgroup named so; null for any other name. */
+export function serverPidOf(name: string): number | null {
+  const match = /^svc-build-(\d+)-[0-9a-f]+$/.exec(name);
+  return match ? Number(match[1]) : null;
+}
+
 /** The cgroup of one build: steps join it before they run; removed (with whatever is left in it) when the build ends. */
 export class BuildCgroup {
   private constructor(
@@ -109,7 +120,7 @@ export class BuildCgroup {
   ) {}
 
   /** Makes the cgroup and sets its caps; whatever was made is removed again when a cap cannot be set. */
-  static async create(layout: CgroupLayout, memoryBytes: number, name = `svc-build-${randomBytes(6).toString('hex')}`): Promise<BuildCgroup> {
+  static async create(layout: CgroupLayout, memoryBytes: number, name = buildCgroupName()): Promise<BuildCgroup> {
     const made: string[] = [];
     try {
       if (layout.version === 2) {
@@ -178,6 +189,11 @@ export class BuildCgroup {
     }
   }
 
+  /** A build cgroup made earlier, to remove what a server that was killed left (`folders` as in each hierarchy). */
+  static existing(version: 1 | 2, name: string, folders: readonly string[]): BuildCgroup {
+    return new BuildCgroup(name, version, folders, folders[0] ?? '');
+  }
+
   private async killAll(folder: string): Promise<void> {
     if (this.version === 2 && existsSync(join(folder, 'cgroup.kill'))) {
       await writeFile(join(folder, 'cgroup.kill'), '1').catch(() => undefined);
@@ -191,6 +207,39 @@ export class BuildCgroup {
         // Already gone.
       }
     }
+  }
+}
+
+/**
+ * Removes the build cgroups of servers that are gone (killed in the middle of a build, so
+ * they could not remove theirs), with anything still running in them: those named with a
+ * pid no process has. A running server's cgroups are left alone, whichever instance it is.
+ * Returns how many were removed.
+ */
+export async function removeStaleBuildCgroups(layout: CgroupLayout, alive: (pid: number) => boolean = processAlive): Promise<number> {
+  const parents = layout.version === 2 ? [layout.parent] : [layout.memoryParent, ...(layout.pidsParent === null ? [] : [layout.pidsParent])];
+  const names = new Set<string>();
+  for (const parent of parents) {
+    for (const entry of await readdir(parent).catch(() => [])) {
+      const pid = serverPidOf(entry);
+      if (pid !== null && pid !== process.pid && !alive(pid)) names.add(entry);
+    }
+  }
+  let removed = 0;
+  for (const name of names) {
+    const folders = parents.map((parent) => join(parent, name)).filter((folder) => existsSync(folder));
+    const removing = BuildCgroup.existing(layout.version, name, folders);
+    if (await removing.remove().then(() => true, () => false)) removed += 1;
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -218,7 +267,7 @@ async function probe(): Promise<MemoryCapMethod> {
     const where = layout.version === 2 ? layout.parent : layout.memoryParent;
     try {
       const usable = layout.version === 2 ? await delegateV2(layout) : layout;
-      const cgroup = await BuildCgroup.create(usable, 64 * 1024 ** 2, `svc-probe-${randomBytes(6).toString('hex')}`);
+      const cgroup = await BuildCgroup.create(usable, 64 * 1024 ** 2, `svc-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
       await cgroup.remove();
       return { kind: 'cgroup', layout: usable, description: `a cgroup v${layout.version} per build below ${where}` };
     } catch (error) {

@@ -16,7 +16,7 @@ export { BuildError, type BuildErrorCode } from './build-error.js';
 export type { BuildRequest, BuildResult } from './build-request.js';
 export { resolveBranchHead, type ResolveBranchHeadOptions } from './resolve-branch-head.js';
 export type { SandboxChoice } from './sandbox.js';
-export { memoryCapMethod, type MemoryCapMethod } from './memory-cgroup.js';
+export { memoryCapMethod, removeStaleBuildCgroups, type MemoryCapMethod } from './memory-cgroup.js';
 
 /**
  * The project's git cache under the data dir, `<dataDir>/builds/git/<projectId>.git`: a bare
