@@ -90,14 +90,15 @@ describe.runIf(method.kind === 'cgroup')('a build cgroup on this host', () => {
 
   it('removes the cgroups of servers that are gone, with what runs in them, and leaves those of live ones', { timeout: 30_000 }, async () => {
     if (method.kind !== 'cgroup') return;
+    // No process has a pid past the kernel's pid_max (at most 2^22); pid 1 always lives.
     const gone = await BuildCgroup.create(method.layout, 64 * 1024 ** 2, buildCgroupName(2_000_000_001));
-    const live = await BuildCgroup.create(method.layout, 64 * 1024 ** 2, buildCgroupName(2_000_000_002));
+    const live = await BuildCgroup.create(method.layout, 64 * 1024 ** 2, buildCgroupName(1));
     try {
       const [command, ...args] = gone.wrap(['sleep', '300']) as [string, ...string[]];
       const left = spawn(command, args, { stdio: 'ignore', detached: true });
       const exited = new Promise((resolve) => left.on('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(await removeStaleBuildCgroups(method.layout, (pid) => pid === 2_000_000_002)).toBe(1);
+      expect(await removeStaleBuildCgroups(method.layout)).toBeGreaterThanOrEqual(1);
       await exited;
       expect(gone.folders.filter((folder) => existsSync(folder))).toEqual([]);
       expect(live.folders.filter((folder) => existsSync(folder))).toEqual(live.folders);

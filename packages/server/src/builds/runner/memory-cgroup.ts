@@ -216,13 +216,13 @@ export class BuildCgroup {
  * pid no process has. A running server's cgroups are left alone, whichever instance it is.
  * Returns how many were removed.
  */
-export async function removeStaleBuildCgroups(layout: CgroupLayout, alive: (pid: number) => boolean = processAlive): Promise<number> {
+export async function removeStaleBuildCgroups(layout: CgroupLayout): Promise<number> {
   const parents = layout.version === 2 ? [layout.parent] : [layout.memoryParent, ...(layout.pidsParent === null ? [] : [layout.pidsParent])];
   const names = new Set<string>();
   for (const parent of parents) {
     for (const entry of await readdir(parent).catch(() => [])) {
       const pid = serverPidOf(entry);
-      if (pid !== null && pid !== process.pid && !alive(pid)) names.add(entry);
+      if (pid !== null && pid !== process.pid && !processAlive(pid)) names.add(entry);
     }
   }
   let removed = 0;
