@@ -2,10 +2,11 @@
 // webhook delivery and `svc validate` in one run on this machine; prints a table and writes
 // everything to bench/results/. See bench/README.md.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
+import { benchBuildLoad, type BuildLoadFigures } from './build-load-bench.js';
 import { benchCaptcha, type CaptchaFigures } from './captcha-bench.js';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
 import { benchGitPush, type GitPushFigures } from './git-push-bench.js';
@@ -25,7 +26,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git,captcha' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git,build,captcha' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
@@ -189,6 +190,18 @@ if (sections.has('git')) {
   }
 }
 
+let buildLoad: BuildLoadFigures | null = null;
+if (sections.has('build')) {
+  buildLoad = await benchBuildLoad({ ...settings, nodeArgs: nodeArgsFor('build') }, availableParallelism());
+  const { alone, aloneAfter, duringBuild, build } = buildLoad;
+  print(
+    `  form endpoint, SQLite, JSON, alone: ${Math.round(alone.requestsPerSecond)} req/s p50 ${alone.latencyMs.p50} ms p99 ${alone.latencyMs.p99} ms (after the build: ${Math.round(aloneAfter.requestsPerSecond)} req/s p99 ${aloneAfter.latencyMs.p99} ms); ` +
+      `while a build burns ${build.threads} threads and holds ${build.heldMiB} MiB: ${Math.round(duringBuild.requestsPerSecond)} req/s p50 ${duringBuild.latencyMs.p50} ms p99 ${duringBuild.latencyMs.p99} ms ` +
+      `(the build ${build.status}${build.overlapped ? ', running for the whole load' : ', ENDED BEFORE THE LOAD DID'}, ${build.hashesPerSecond ?? 'n/a'} hashes/s, memory cap ${build.memoryCap ?? 'n/a'})`,
+  );
+  await reportProfile('build');
+}
+
 let captcha: CaptchaFigures | null = null;
 if (sections.has('captcha')) {
   captcha = await benchCaptcha({ ...settings, nodeArgs: nodeArgsFor('captcha') }, flags.quick ? 50 : 200);
@@ -203,6 +216,15 @@ if (sections.has('captcha')) {
 const rows = table(endpoint, latency, throughput, validate);
 for (const figures of gitPush) {
   rows.push({ figure: `git push → live, ${figures.files}-file static site, ${figures.backend}: p50 / p99`, measured: `${figures.pushToLiveMs.p50.toFixed(0)} / ${figures.pushToLiveMs.p99.toFixed(0)} ms`, target: '—', met: '—' });
+}
+if (buildLoad) {
+  const { alone, aloneAfter, duringBuild, build } = buildLoad;
+  rows.push({
+    figure: `form endpoint, SQLite, JSON: p99 alone / while a build burns ${build.threads} threads and holds ${build.heldMiB} MiB / alone after it`,
+    measured: `${alone.latencyMs.p99} / ${duringBuild.latencyMs.p99} / ${aloneAfter.latencyMs.p99} ms (${Math.round(alone.requestsPerSecond)} / ${Math.round(duringBuild.requestsPerSecond)} / ${Math.round(aloneAfter.requestsPerSecond)} req/s)`,
+    target: 'p99 ≤ 25 ms, as alone',
+    met: duringBuild.latencyMs.p99 <= 25 && build.overlapped ? 'yes' : '**no**',
+  });
 }
 if (captcha) {
   rows.push({ figure: 'ALTCHA challenges, SQLite: requests/s (each one hash and one HMAC, nothing stored)', measured: `${Math.round(captcha.challenge.requestsPerSecond)} (p99 ${captcha.challenge.latencyMs.p99} ms)`, target: '—', met: '—' });
@@ -269,7 +291,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, captcha, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, buildLoad, captcha, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

@@ -21,3 +21,5 @@ export { nextLeaseEnd } from './store/queries/next-delivery-due.js';
 export { formSnippet } from './forms/spam/form-snippet.js';
 // ALTCHA challenges as the server makes and checks them (the bench times both).
 export { AltchaChallenges, altchaKey } from './forms/spam/altcha-challenges.js';
+// How builds are held to --build-memory here (the git builds tests look for their cgroups).
+export { memoryCapMethod, type MemoryCapMethod, type CgroupLayout } from './builds/runner/memory-cgroup.js';

@@ -3,7 +3,10 @@
 // PostgreSQL instances sharing the queue; real `svc serve` processes, a real bare repository.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { memoryCapMethod } from '@svc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestEnvironment,
@@ -71,7 +74,8 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
   let repo: TestGitRepo;
   const token = `svc_test_${randomBytes(16).toString('hex')}`;
   const secretVariable = `SVC_TEST_SECRET_${randomBytes(4).toString('hex').toUpperCase()}`;
-  const args = ['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-timeout', '40s', '--build-lease', '3s', '--build-poll-interval', '200ms'];
+  // A deploy timeout far below a build's time: a build's deploy is not an upload that stalled.
+  const args = ['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-timeout', '40s', '--build-lease', '3s', '--build-poll-interval', '200ms', '--deploy-timeout', '1s'];
   const start = async () => new Instance(await startSvc({ args: [...environment.serverArgs, ...args], env: { SVC_BOOTSTRAP_TOKEN: token, [secretVariable]: 'do-not-leak' } }), token);
   let instance: Instance;
   let workspace: string;
@@ -138,6 +142,21 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     expect(build.log).toContain('DATA DIR unreadable');
   });
 
+  it('a build that runs longer than --deploy-timeout is not failed as a stalled upload', { timeout: 240_000 }, async () => {
+    const commit = await repo.commit(
+      'main',
+      astroSite(`
+        import { mkdirSync, writeFileSync } from 'node:fs';
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+        mkdirSync('dist', { recursive: true });
+        writeFileSync('dist/index.html', 'after a long build');
+      `),
+    );
+    const build = await ended(await push(commit));
+    expect(build.status, `${build.error}\n${build.log}`).toBe('succeeded');
+    expect((await requestAsHost(instance.server.url, `${build.deploy!}.localhost`, '/')).body.toString()).toContain('after a long build');
+  });
+
   it('fails a build past --build-timeout saying so, and leaves no process of it behind', { timeout: 240_000 }, async () => {
     const marker = `hang-${randomBytes(4).toString('hex')}`;
     const commit = await repo.commit('main', astroSite(`console.log('${marker} started'); setInterval(() => {}, 1000); // ${marker}`));
@@ -152,12 +171,20 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     const commit = await repo.commit('main', astroSite(`console.log('${marker} started'); setInterval(() => {}, 1000); // ${marker}`));
     const id = await push(commit);
     await eventually(() => instance.build(workspace, id), (build) => build.status === 'building' && build.log.includes(`${marker} started`), 'the build to run', 120_000);
+    const killedPid = instance.server.pid;
     await instance.server.kill();
     instance = await start();
     const build = await ended(id);
     expect(build.status).toBe('failed');
     expect(build.error).toMatch(/stopped/);
     await eventually(() => processesWith(marker), (left) => left.length === 0, 'the killed server\'s build processes to be gone', 30_000);
+    // Its build cgroup too, where builds get one: the next server removes it when it starts (docs/hosting.md).
+    const method = await memoryCapMethod();
+    if (method.kind === 'cgroup') {
+      const parents = method.layout.version === 2 ? [method.layout.parent] : [method.layout.memoryParent, ...(method.layout.pidsParent === null ? [] : [method.layout.pidsParent])];
+      const left = async () => (await Promise.all(parents.map(async (parent) => (await readdir(parent)).filter((name) => name.startsWith(`svc-build-${killedPid}-`)).map((name) => join(parent, name))))).flat();
+      await eventually(left, (folders) => folders.length === 0, 'the killed server\'s build cgroup to be removed', 30_000);
+    }
     // The queue goes on: the next push builds.
     const next = await repo.commit('main', astroSite(`import { mkdirSync, writeFileSync } from 'node:fs'; mkdirSync('dist'); writeFileSync('dist/index.html', 'after the restart');`));
     expect((await ended(await push(next))).status).toBe('succeeded');

@@ -1,20 +1,18 @@
-/** What a build keeps of its output: the last 1 MiB (docs/hosting.md, "Build logs"). */
-export const buildLogLimit = 1024 * 1024;
+import { LogRing, buildLogLimitBytes } from './runner/log-ring.js';
 
-/** A build's output as it arrives, cut to its last {@link buildLogLimit} characters. */
+/** A build's output as it arrives, cut to its last 1 MiB in UTF-8 bytes (docs/hosting.md, "Build logs"). */
 export class BuildLog {
-  private text = '';
+  private readonly ring = new LogRing(buildLogLimitBytes);
   private changed = false;
 
   append(chunk: string): void {
-    this.text += chunk;
-    if (this.text.length > buildLogLimit * 2) this.text = this.text.slice(-buildLogLimit);
+    this.ring.append(chunk);
     this.changed = true;
   }
 
   /** The kept log. */
   get value(): string {
-    return this.text.length > buildLogLimit ? this.text.slice(-buildLogLimit) : this.text;
+    return this.ring.text();
   }
 
   /** True once after each change: whether the stored copy is behind. */
@@ -26,6 +24,6 @@ export class BuildLog {
 
   /** The last `count` lines, for `deploy.failed`. */
   lastLines(count: number): string {
-    return this.value.trimEnd().split('\n').slice(-count).join('\n');
+    return this.ring.tail(count);
   }
 }

@@ -8,14 +8,14 @@ import type { OperationContext } from '../operations/context.js';
 import { storeBuiltSite } from '../operations/built-site.js';
 import { failDeploy, makeDeployLive, startBuiltDeploy } from '../operations/deploys.js';
 import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
-import { abandonedBuilds, claimQueuedBuilds, finishBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
-import { findDeployById, setDeployFiles, touchDeploy } from '../store/queries/deploys.js';
+import { abandonedBuilds, claimQueuedBuilds, finishBuild, hasQueuedBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
+import { findDeployById, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
-import { BuildLog, buildLogLimit } from './build-log.js';
+import { BuildLog } from './build-log.js';
 import { checkRepoAddress } from './repo-url.js';
-import { BuildError, projectGitCache, resolveBranchHead, runBuild } from './runner/run-build.js';
+import { BuildError, memoryCapMethod, projectGitCache, removeStaleBuildCgroups, resolveBranchHead, runBuild } from './runner/run-build.js';
 
 /** Lines of the log that `deploy.failed` carries with the reason. */
 const failedLogLines = 20;
@@ -46,6 +46,12 @@ export class BuildWorker {
   /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
   async start(): Promise<void> {
     await this.recover(this.context.store.capabilities.singleInstance);
+    const memoryCap = await memoryCapMethod();
+    this.logger.info({ memoryBytes: this.context.options.builds.memoryBytes, method: memoryCap.kind }, `builds are held to --build-memory by ${memoryCap.description}`);
+    if (memoryCap.kind === 'cgroup') {
+      const removed = await removeStaleBuildCgroups(memoryCap.layout);
+      if (removed > 0) this.logger.warn({ removed }, `removed ${removed} build ${removed === 1 ? 'cgroup' : 'cgroups'} that a stopped server left`);
+    }
     this.unsubscribe = this.context.store.signals.events.on(() => this.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
@@ -85,6 +91,8 @@ export class BuildWorker {
   private async fill(): Promise<void> {
     const settings = this.context.options.builds;
     while (!this.stopped && this.running.size < settings.concurrency) {
+      // Woken by every outbox announcement (each form post's): a cheap read first, the claim's transaction only when a build waits.
+      if (!(await hasQueuedBuild(this.context.store.db))) return;
       const now = this.context.now();
       const claim = { limit: 1, now, owner: this.owner, expiresAt: now + settings.leaseMs };
       const claimed = await this.context.store.transaction((trx) => claimQueuedBuilds(trx, this.context.store.capabilities, claim)).catch((error: unknown) => {
@@ -118,7 +126,7 @@ export class BuildWorker {
     let commit = build.git_commit;
     let deploy: DeployRow | null = null;
     const heartbeat = setInterval(() => {
-      void this.renew(build, deploy, log, controller);
+      void this.renew(build, log, controller);
     }, Math.max(50, Math.floor(settings.leaseMs / 3)));
     heartbeat.unref();
     try {
@@ -213,15 +221,14 @@ export class BuildWorker {
     this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
   }
 
-  /** Renews the lease, keeps the deploy from looking stalled, and stores the log; aborts the build when it is no longer ours. */
-  private async renew(build: BuildRow, deploy: DeployRow | null, log: BuildLog, controller: AbortController): Promise<void> {
+  /** Renews the lease and stores the log; aborts the build when it is no longer ours. */
+  private async renew(build: BuildRow, log: BuildLog, controller: AbortController): Promise<void> {
     try {
       const now = this.context.now();
       if (!(await renewBuildLease(this.context.store.db, build.id, this.owner, now + this.context.options.builds.leaseMs))) {
         controller.abort();
         return;
       }
-      if (deploy) await touchDeploy(this.context.store.db, deploy.id, now);
       if (log.takeChanged()) await updateBuildProgress(this.context.store.db, build.id, this.owner, { log: log.value });
     } catch (error) {
       this.reportFailure(error, `could not renew build ${build.id}`);
@@ -240,8 +247,11 @@ export class BuildWorker {
     const reason = 'the server running this build stopped (killed or restarted) before it finished; push again or call the deploy hook';
     for (const build of left) {
       if (this.running.has(build.id)) continue;
+      const log = new BuildLog();
+      log.append(build.log);
+      log.append(`failed: ${reason}\n`);
       await context.store.transaction(async (trx) => {
-        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: `${build.log}failed: ${reason}\n`.slice(-buildLogLimit), now }))) return;
+        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: log.value, now }))) return;
         const deploy = build.deploy_id === null ? undefined : await findDeployById(trx, build.deploy_id);
         if (deploy) {
           const project = await findProjectById(trx, build.project_id);

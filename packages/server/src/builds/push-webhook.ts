@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { hashesEqual, hashToken } from '../auth/token-secrets.js';
 
 /**
  * Push webhooks as the common git hosts send them (docs/hosting.md, "Deploys from git"):
@@ -32,18 +33,11 @@ export function signedBy(headers: Headers): GitHost | null {
 export function verifyPushSignature(headers: Headers, body: Buffer, secret: string): boolean {
   const host = signedBy(headers);
   if (host === null) return false;
-  if (host === 'gitlab') return equalDigests(sha256(Buffer.from(header(headers, 'x-gitlab-token') ?? '', 'utf8')), sha256(Buffer.from(secret, 'utf8')));
+  // GitLab sends the secret itself: compared as digests, so its length does not show either.
+  if (host === 'gitlab') return hashesEqual(hashToken(header(headers, 'x-gitlab-token') ?? ''), hashToken(secret));
   const given = host === 'github' ? (header(headers, 'x-hub-signature-256') ?? '').replace(/^sha256=/i, '') : (header(headers, 'x-gitea-signature') ?? header(headers, 'x-forgejo-signature') ?? '');
   if (!/^[0-9a-fA-F]{64}$/.test(given)) return false;
-  return equalDigests(Buffer.from(given.toLowerCase(), 'hex'), createHmac('sha256', secret).update(body).digest());
-}
-
-function sha256(bytes: Buffer): Buffer {
-  return createHash('sha256').update(bytes).digest();
-}
-
-function equalDigests(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
+  return hashesEqual(given, createHmac('sha256', secret).update(body).digest('hex'));
 }
 
 /** What a signed request asks for. */

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import { durationText } from '../duration-text.js';
 import { privateTargetsHint, refusedLiteralReason } from '../net/address-policy.js';
 import type { AttemptOutcome } from './attempt-decision.js';
 import { guardedLookup } from './guarded-lookup.js';
@@ -79,7 +80,7 @@ export class HttpSender {
       const error = statusCode >= 300 && statusCode < 400 ? `answered ${statusCode}: redirects are not followed` : null;
       return finish({ statusCode, error, responseBody: bodyText(body), retryAfter });
     } catch (error) {
-      const reason = deadline.aborted ? `timed out after ${formatSeconds(this.options.timeoutMs)}` : describeSendError(error);
+      const reason = deadline.aborted ? `timed out after ${durationText(this.options.timeoutMs)}` : describeSendError(error);
       // An answer whose status arrived in time is judged by its status even if its body did not.
       return finish({ statusCode, error: statusCode === null ? reason : `answered ${statusCode}; reading the body failed: ${reason}`, responseBody: null, retryAfter });
     } finally {
@@ -106,10 +107,6 @@ class TimeoutSignal extends EventEmitter {
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? (value[0] ?? null) : value;
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1_000 === 0 ? `${ms / 1_000} s` : `${ms} ms`;
 }
 
 const errorTexts: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { BuildInfo, BuildLogResponse, EnvironmentName } from '@svc/protocol/api';
 import { newId } from '../ids.js';
-import { findBuild, listBuilds, queueBuild } from '../store/queries/builds.js';
+import { findBuild, listBuilds, listBuildsWithLogEnds, queueBuild, type ListedBuild } from '../store/queries/builds.js';
 import type { BuildRow, BuildTrigger, ProjectRow } from '../store/schema.js';
 import { recordAuditAs, systemActor } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
@@ -18,6 +18,7 @@ export function environmentOfBranch(project: ProjectRow, branch: string): Enviro
   return environmentNames.find((name) => environments[name]?.branch === branch) ?? null;
 }
 
+/** The branch the project's environment deploys from, or null when it has no such environment. */
 export function branchOfEnvironment(project: ProjectRow, environment: string): string | null {
   const environments = JSON.parse(project.environments) as Record<string, { branch?: string } | undefined>;
   return environments[environment]?.branch ?? null;
@@ -59,7 +60,7 @@ export async function enqueueBuild(
   return row;
 }
 
-export function toBuildInfo(row: BuildRow): BuildInfo {
+export function toBuildInfo(row: ListedBuild): BuildInfo {
   return {
     id: row.id,
     environment: row.environment as EnvironmentName,
@@ -95,8 +96,8 @@ export interface BuildWithLogTail extends BuildInfo {
 /** The deploys page's builds: newest first, each with its log's last lines (at most 8 KiB). */
 export async function listBuildsWithLogTail(context: OperationContext, principal: Principal, input: ProjectInput & { limit: number }): Promise<BuildWithLogTail[]> {
   const { project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  const rows = await listBuilds(context.store.db, project.id, undefined, input.limit);
-  return rows.map((row) => ({ ...toBuildInfo(row), logTail: row.log.trimEnd().split('\n').slice(-40).join('\n').slice(-8_192) }));
+  const rows = await listBuildsWithLogEnds(context.store.db, project.id, input.limit, 8_192);
+  return rows.map((row) => ({ ...toBuildInfo(row), logTail: row.log_end.trimEnd().split('\n').slice(-40).join('\n') }));
 }
 
 async function buildInScope(context: OperationContext, principal: Principal, input: ProjectInput & { id: string }): Promise<BuildRow> {

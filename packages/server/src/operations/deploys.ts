@@ -147,7 +147,8 @@ export async function failDeploy(trx: Db, context: OperationContext, scope: Pick
 /**
  * Uploads idle past `--deploy-timeout` (a client that vanished, a server killed mid-upload)
  * are marked failed with `deploy.failed`; what was live stays live. Run at start and by
- * maintenance.
+ * maintenance. A build's deploy is not one: the build worker ends it with its build (a
+ * build whose server stopped is failed when its lease runs out).
  */
 export async function failStaleDeploys(context: OperationContext): Promise<number> {
   const now = context.now();

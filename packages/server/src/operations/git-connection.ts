@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ServiceError } from '@svc/protocol';
 import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protocol/api';
+import { hashToken } from '../auth/token-secrets.js';
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
 import { newId } from '../ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
 import { recordAudit } from './audit-log.js';
+import { branchOfEnvironment } from './builds.js';
 import type { OperationContext, Principal } from './context.js';
 import { isoTime, isoTimeOrNull } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
@@ -51,8 +53,8 @@ export async function connectGit(
   return { git: { repo, pushUrl: `${context.urls.baseUrl}/api/git/${id}`, pushSecret } };
 }
 
-/** The SHA-256 a deploy hook's secret is looked up by. */
-export const hookSecretHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+/** The SHA-256 a deploy hook's secret is looked up by, made as a token's is. */
+export const hookSecretHash = (secret: string): string => hashToken(secret);
 
 /** `svc hooks create`: a deploy hook of one environment; its URL (160 random bits) is answered this once. */
 export async function createDeployHook(
@@ -61,9 +63,9 @@ export async function createDeployHook(
   input: ProjectInput & { environment: EnvironmentName; name?: string | undefined },
 ): Promise<Pick<CreateHookResponse, 'hook'>> {
   const { workspace, project } = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  const branches = JSON.parse(project.environments) as Record<string, { branch?: string } | undefined>;
-  if (branches[input.environment]?.branch === undefined) {
-    throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${Object.keys(branches).join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
+  if (branchOfEnvironment(project, input.environment) === null) {
+    const names = Object.keys(JSON.parse(project.environments) as Record<string, unknown>);
+    throw new ServiceError('validation_failed', `the project has no ${input.environment} environment (service.json's environments: ${names.join(', ')})`, { errors: { environment: 'is not one of the project\'s environments' } });
   }
   const now = context.now();
   const id = newId('hook', now);

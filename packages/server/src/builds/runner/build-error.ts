@@ -4,18 +4,10 @@ export type BuildErrorCode = 'fetch_failed' | 'build_failed' | 'timeout' | 'canc
 /** A build that ended without output. `message` is one line, written for the person reading the build's page. */
 export class BuildError extends Error {
   override readonly name = 'BuildError';
-  /** The last 1 MiB of the build's log up to the failure (set by `runBuild`). */
-  log = '';
-
   constructor(
     readonly code: BuildErrorCode,
     message: string,
   ) {
     super(message);
-  }
-
-  /** The log's last lines, for `deploy.failed` and the build's page. */
-  logTail(lines = 20): string {
-    return this.log.replace(/\n+$/, '').split('\n').slice(-lines).join('\n');
   }
 }

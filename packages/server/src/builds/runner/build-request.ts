@@ -45,6 +45,4 @@ export interface BuildRequest {
 export interface BuildResult {
   /** Absolute, inside workDir. */
   readonly outputDir: string;
-  /** The last 1 MiB of the build's output. */
-  readonly log: string;
 }

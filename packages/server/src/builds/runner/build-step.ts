@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { durationText } from '../../duration-text.js';
 import { BuildError } from './build-error.js';
 import type { BuildStep } from './framework-steps.js';
 import type { LogRing } from './log-ring.js';
+import type { BuildCgroup } from './memory-cgroup.js';
 import { runProcessTree } from './process-tree.js';
 import { bubblewrapArgs, bubblewrapPath } from './sandbox.js';
 
@@ -18,6 +20,8 @@ export interface StepContext {
   readonly write: (chunk: string) => void;
   readonly log: LogRing;
   readonly memoryBytes: number;
+  /** The build's cgroup, which every step joins before it runs; null where none can be made (docs/hosting.md). */
+  readonly cgroup: BuildCgroup | null;
 }
 
 /** The lowest CPU and I/O priority, so a build never starves what is serving. */
@@ -34,7 +38,9 @@ export async function runBuildStep(step: BuildStep, context: StepContext): Promi
     context.sandbox === 'bwrap'
       ? [bubblewrapPath, ...bubblewrapArgs({ checkoutDir: context.checkoutDir, homeDir: context.homeDir, network }), '--', step.command, ...step.args]
       : [step.command, ...step.args];
-  const [command, ...args] = [...lowPriority(), ...inner] as [string, ...string[]];
+  const prioritized = [...lowPriority(), ...inner];
+  const [command, ...args] = (context.cgroup === null ? prioritized : context.cgroup.wrap(prioritized)) as [string, ...string[]];
+  const oomKillsBefore = (await context.cgroup?.oomKills()) ?? 0;
   const outcome = await runProcessTree({
     command,
     args,
@@ -47,9 +53,10 @@ export async function runBuildStep(step: BuildStep, context: StepContext): Promi
   switch (outcome.kind) {
     case 'exited':
       if (outcome.code === 0) return;
+      if (context.cgroup !== null && (await context.cgroup.oomKills()) > oomKillsBefore) throw new BuildError('build_failed', outOfMemory(shown, context));
       throw new BuildError('build_failed', failureReason(shown, outcome.code, outcome.signal, context));
     case 'timeout':
-      throw new BuildError('timeout', `timed out after ${formatDuration(context.timeoutMs)} (during ${shown})`);
+      throw new BuildError('timeout', `timed out after ${durationText(context.timeoutMs)} (during ${shown})`);
     case 'canceled':
       throw new BuildError('canceled', `canceled (during ${shown})`);
     case 'spawn_failed':
@@ -57,16 +64,13 @@ export async function runBuildStep(step: BuildStep, context: StepContext): Promi
   }
 }
 
-function failureReason(shown: string, code: number | null, signal: NodeJS.Signals | null, context: StepContext): string {
-  const cap = `${Math.round(context.memoryBytes / 1024 ** 2)} MiB`;
-  if (/JavaScript heap out of memory|Allocation failed/.test(context.log.tail(40))) return `${shown} ran out of memory (the build's cap is ${cap}, --build-memory)`;
-  if (signal === 'SIGKILL') return `${shown} was killed (out of memory? the build's cap is ${cap}, --build-memory)`;
-  if (signal !== null) return `${shown} was ended by ${signal}`;
-  return `${shown} exited with code ${code ?? 'unknown'}`;
+function outOfMemory(shown: string, context: StepContext): string {
+  return `${shown} ran out of memory (the build's cap is ${Math.round(context.memoryBytes / 1024 ** 2)} MiB, --build-memory)`;
 }
 
-function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
+function failureReason(shown: string, code: number | null, signal: NodeJS.Signals | null, context: StepContext): string {
+  if (/JavaScript heap out of memory|Allocation failed/.test(context.log.tail(40))) return outOfMemory(shown, context);
+  if (signal === 'SIGKILL') return `${shown} was killed (out of memory? the build's cap is ${Math.round(context.memoryBytes / 1024 ** 2)} MiB, --build-memory)`;
+  if (signal !== null) return `${shown} was ended by ${signal}`;
+  return `${shown} exited with code ${code ?? 'unknown'}`;
 }

@@ -9,7 +9,6 @@ export const buildLogLimitBytes = 1024 * 1024;
 export class LogRing {
   private chunks: Buffer[] = [];
   private bytes = 0;
-  private dropped = false;
 
   constructor(private readonly limitBytes: number = buildLogLimitBytes) {}
 
@@ -18,14 +17,12 @@ export class LogRing {
     let chunk = Buffer.from(text, 'utf8');
     if (chunk.length > this.limitBytes) {
       chunk = chunk.subarray(chunk.length - this.limitBytes);
-      this.dropped = true;
     }
     this.chunks.push(chunk);
     this.bytes += chunk.length;
     while (this.bytes > this.limitBytes) {
       const first = this.chunks[0]!;
       const excess = this.bytes - this.limitBytes;
-      this.dropped = true;
       if (first.length <= excess) {
         this.chunks.shift();
         this.bytes -= first.length;
@@ -34,11 +31,6 @@ export class LogRing {
         this.bytes -= excess;
       }
     }
-  }
-
-  /** Whether anything was dropped from the start. */
-  get truncated(): boolean {
-    return this.dropped;
   }
 
   /** The kept text; a character cut at the start is dropped, never shown as U+FFFD. */

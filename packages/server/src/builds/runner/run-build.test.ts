@@ -63,6 +63,19 @@ function npmProject(buildJs: string): Record<string, string> {
   };
 }
 
+/** A build that succeeds, with its log as `onLog` received it. */
+async function runLogged(buildRequest: BuildRequest): Promise<{ outputDir: string; log: string }> {
+  let log = '';
+  const { outputDir } = await runBuild({
+    ...buildRequest,
+    onLog: (chunk) => {
+      log += chunk;
+      buildRequest.onLog(chunk);
+    },
+  });
+  return { outputDir, log };
+}
+
 async function failure(promise: Promise<unknown>): Promise<BuildError> {
   const error = await promise.then(
     () => null,
@@ -87,7 +100,7 @@ describe('runBuild', { timeout: 120_000 }, () => {
     const made = repo();
     const first = made.commit({ 'index.html': '<h1>first</h1>' });
     made.commit({ 'index.html': '<h1>second</h1>' });
-    const result = await runBuild(request(made, first));
+    const result = await runLogged(request(made, first));
     expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('<h1>first</h1>');
     expect(result.outputDir.startsWith(join(dataDir, 'builds'))).toBe(true);
     expect(result.log).toContain(first);
@@ -104,7 +117,7 @@ describe('runBuild', { timeout: 120_000 }, () => {
 
     writeFileSync(join(cacheDir, 'config'), '[core\nnot git config');
     const third = made.commit({ 'index.html': 'third' });
-    const result = await runBuild(request(made, third, { cacheDir }));
+    const result = await runLogged(request(made, third, { cacheDir }));
     expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('third');
     expect(result.log).toContain('unusable');
     expect(existsSync(cacheDir)).toBe(false);
@@ -114,7 +127,7 @@ describe('runBuild', { timeout: 120_000 }, () => {
     const made = repo();
     const commit = made.commit(npmProject("require('node:fs').mkdirSync('dist'); require('node:fs').writeFileSync('dist/index.html', 'built ' + process.env.NODE_ENV);"));
     const chunks: string[] = [];
-    const result = await runBuild(request(made, commit, { framework: 'astro', onLog: (chunk) => chunks.push(chunk) }));
+    const result = await runLogged(request(made, commit, { framework: 'astro', onLog: (chunk) => chunks.push(chunk) }));
     expect(result.outputDir).toBe(join(dataDir, 'builds', `bld_${builds}`, 'src', 'dist'));
     expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('built production');
     expect(chunks.join('')).toContain('$ npm ci');
@@ -134,7 +147,7 @@ console.log('ROOT ' + fs.readdirSync('/').sort().join(','));
 fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'ok');
 `;
       const commit = made.commit(npmProject(script));
-      const result = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'bwrap' }));
+      const result = await runLogged(request(made, commit, { framework: 'astro', sandbox: 'bwrap' }));
       expect(result.log).not.toContain(canaryText);
       expect(result.log).not.toContain('SVC_SECRET_CANARY');
       expect(result.log).toContain('UNREADABLE ENOENT');
@@ -164,10 +177,10 @@ function done() { require('node:fs').mkdirSync('dist', { recursive: true }); req
 `;
       const made = repo();
       const commit = made.commit(npmProject(script));
-      const closed = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'bwrap' }));
+      const closed = await runLogged(request(made, commit, { framework: 'astro', sandbox: 'bwrap' }));
       expect(closed.log).toMatch(/UNREACHABLE E[A-Z]+/);
       expect(closed.log).not.toContain('REACHED hello');
-      const opened = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'bwrap', buildNetwork: true }));
+      const opened = await runLogged(request(made, commit, { framework: 'astro', sandbox: 'bwrap', buildNetwork: true }));
       expect(opened.log).toContain('REACHED hello from the host');
     } finally {
       await new Promise((resolve) => listener.close(resolve));
@@ -179,7 +192,7 @@ function done() { require('node:fs').mkdirSync('dist', { recursive: true }); req
     try {
       const made = repo();
       const commit = made.commit(npmProject("console.log(JSON.stringify(process.env)); require('node:fs').mkdirSync('dist'); require('node:fs').writeFileSync('dist/index.html', 'ok');"));
-      const result = await runBuild(request(made, commit, { framework: 'astro', sandbox: 'none' }));
+      const result = await runLogged(request(made, commit, { framework: 'astro', sandbox: 'none' }));
       expect(result.log).not.toContain(canaryText);
       expect(result.log).not.toContain('SVC_SECRET_CANARY');
     } finally {
@@ -250,10 +263,12 @@ function done() { require('node:fs').mkdirSync('dist', { recursive: true }); req
   it('fails a broken build with build_failed and the end of its log', async () => {
     const made = repo();
     const commit = made.commit(npmProject("console.error('Error: cannot find module ./missing-layout.astro'); process.exit(1);"));
-    const error = await failure(runBuild(request(made, commit, { framework: 'astro' })));
+    let log = '';
+    const error = await failure(runBuild(request(made, commit, { framework: 'astro', onLog: (chunk) => (log += chunk) })));
     expect(error.code).toBe('build_failed');
     expect(error.message).toContain('npm run build');
-    expect(error.logTail()).toContain('missing-layout.astro');
+    expect(log).toContain('missing-layout.astro');
+    expect(log.trimEnd().split('\n').at(-1)).toContain('Build failed: npm run build');
   });
 
   it('fails a build past its memory cap saying so', async () => {

@@ -7,7 +7,8 @@ import type { BuildRequest, BuildResult } from './build-request.js';
 import { runBuildStep } from './build-step.js';
 import { fetchSource } from './fetch-source.js';
 import { frameworkPlan } from './framework-steps.js';
-import { LogRing, buildLogLimitBytes } from './log-ring.js';
+import { LogRing } from './log-ring.js';
+import { BuildCgroup, memoryCapMethod } from './memory-cgroup.js';
 import { checkOutput } from './output-check.js';
 import { assertHidden, resolveSandbox, sandboxHome } from './sandbox.js';
 
@@ -15,6 +16,7 @@ export { BuildError, type BuildErrorCode } from './build-error.js';
 export type { BuildRequest, BuildResult } from './build-request.js';
 export { resolveBranchHead, type ResolveBranchHeadOptions } from './resolve-branch-head.js';
 export type { SandboxChoice } from './sandbox.js';
+export { memoryCapMethod, removeStaleBuildCgroups, type MemoryCapMethod } from './memory-cgroup.js';
 
 /**
  * The project's git cache under the data dir, `<dataDir>/builds/git/<projectId>.git`: a bare
@@ -25,15 +27,18 @@ export function projectGitCache(dataDir: string, projectId: string): string {
   return join(resolve(dataDir), 'builds', 'git', `${projectId}.git`);
 }
 
+/** The end of the output a failed step is read from (a heap that ran out says so there). */
+const stepTailBytes = 64 * 1024;
+
 /**
  * Builds one commit of a project (docs/hosting.md, "What a build may and may not see"): fetches exactly the
  * commit, runs the framework's commands in a sandbox with an environment made from
  * nothing, at the lowest CPU and I/O priority, and checks the output. Everything the build
- * runs is killed at the timeout, on cancel, and when it ends. Throws {@link BuildError};
- * its `log` holds the same last 1 MiB as a result would.
+ * runs is killed at the timeout, on cancel, and when it ends. The output goes to
+ * `request.onLog` as it comes; throws {@link BuildError}.
  */
 export async function runBuild(request: BuildRequest): Promise<BuildResult> {
-  const log = new LogRing(buildLogLimitBytes);
+  const log = new LogRing(stepTailBytes);
   const write = (chunk: string): void => {
     log.append(chunk);
     try {
@@ -43,11 +48,10 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
     }
   };
   try {
-    return { outputDir: await build(request, write, log), log: log.text() };
+    return { outputDir: await build(request, write, log) };
   } catch (error) {
     const failure = error instanceof BuildError ? error : new BuildError('build_failed', `the build failed: ${(error as Error).message}`);
     write(`\nBuild failed: ${failure.message}\n`);
-    failure.log = log.text();
     throw failure;
   }
 }
@@ -74,8 +78,31 @@ async function build(request: BuildRequest, write: (chunk: string) => void, log:
     sandbox === 'bwrap'
       ? buildEnvironment({ home: sandboxHome, tmp: '/tmp', memoryBytes })
       : buildEnvironment({ home: homeDir, tmp: tmpDir, memoryBytes });
-  for (const step of plan.steps) {
-    await runBuildStep(step, { sandbox, checkoutDir, homeDir, env, deadline, signal: request.signal, timeoutMs: request.timeoutMs, network: request.network !== false, write, log, memoryBytes });
+  const cgroup = plan.steps.length === 0 ? null : await buildCgroup(memoryBytes, write);
+  try {
+    for (const step of plan.steps) {
+      await runBuildStep(step, { sandbox, checkoutDir, homeDir, env, deadline, signal: request.signal, timeoutMs: request.timeoutMs, network: request.network !== false, write, log, memoryBytes, cgroup });
+    }
+  } finally {
+    await cgroup?.remove().catch((error: unknown) => write(`\nThe build's cgroup could not be removed: ${(error as Error).message}\n`));
   }
   return checkOutput(checkoutDir, plan.outputDir, request.outputLimits ?? defaultDeployLimits);
+}
+
+/** The build's cgroup where the host lets the server make one (docs/hosting.md); else node's heap cap alone, said in the log. */
+async function buildCgroup(memoryBytes: number, write: (chunk: string) => void): Promise<BuildCgroup | null> {
+  const cap = `${Math.round(memoryBytes / 1024 ** 2)} MiB`;
+  const method = await memoryCapMethod();
+  if (method.kind === 'cgroup') {
+    try {
+      const cgroup = await BuildCgroup.create(method.layout, memoryBytes);
+      write(`Memory cap: ${cap} (cgroup v${cgroup.version} ${cgroup.name})\n`);
+      return cgroup;
+    } catch (error) {
+      write(`Memory cap: ${cap} of node's heap only: the build's cgroup could not be made (${(error as Error).message})\n`);
+      return null;
+    }
+  }
+  write(`Memory cap: ${cap} of node's heap only (this host lets the server make no cgroup)\n`);
+  return null;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { BuildRow } from '../schema.js';
 import type { Db } from '../store.js';
@@ -88,17 +89,40 @@ export async function abandonedBuilds(db: Db, now: number, limit: number): Promi
   return db.selectFrom('builds').selectAll().where('state', '=', 'building').where('lease_expires_at', '<', now).orderBy('lease_expires_at').limit(limit).execute();
 }
 
-export async function listBuilds(db: Db, projectId: string, environment: string | undefined, limit: number): Promise<BuildRow[]> {
-  let query = db.selectFrom('builds').selectAll().where('project_id', '=', projectId);
+/** A build as lists show it: everything but its log (up to 1 MiB each). */
+export type ListedBuild = Omit<BuildRow, 'log'>;
+
+const listedColumns = ['id', 'project_id', 'environment', 'branch', 'git_commit', 'trigger', 'created_by', 'state', 'error', 'deploy_id', 'lease_owner', 'lease_expires_at', 'created_at', 'started_at', 'finished_at'] as const satisfies readonly (keyof ListedBuild)[];
+
+/** The project's builds, newest first, without their logs. */
+export async function listBuilds(db: Db, projectId: string, environment: string | undefined, limit: number): Promise<ListedBuild[]> {
+  let query = db.selectFrom('builds').select(listedColumns).where('project_id', '=', projectId);
   if (environment !== undefined) query = query.where('environment', '=', environment);
   return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The project's builds, newest first, each with the last `tailChars` characters of its log (cut by the database). */
+export async function listBuildsWithLogEnds(db: Db, projectId: string, limit: number, tailChars: number): Promise<(ListedBuild & { log_end: string })[]> {
+  const chars = Math.max(1, Math.floor(tailChars));
+  return db
+    .selectFrom('builds')
+    .select(listedColumns)
+    .select(sql<string>`case when length(log) > ${chars} then substr(log, length(log) - ${chars - 1}) else log end`.as('log_end'))
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 export async function findBuild(db: Db, projectId: string, id: string): Promise<BuildRow | undefined> {
   return db.selectFrom('builds').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Whether any build waits: the worker's safety-net poll looks before it claims. */
+/**
+ * Whether any build waits (one read of the `builds_queued` index): the build worker looks
+ * before it opens a claiming transaction, since it is woken by every announcement of new
+ * outbox events, a form post's too.
+ */
 export async function hasQueuedBuild(db: Db): Promise<boolean> {
   return (await db.selectFrom('builds').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
 }

@@ -49,8 +49,9 @@ export async function finishDeploy(db: Db, id: string, state: 'ready' | 'failed'
 }
 
 /** Uploads idle since before `before`: the ones a crash or a vanished client left behind. */
+/** Uploads by `svc deploy` idle since before `before`; a build's deploy (with a git source) is the build worker's to end. */
 export async function staleUploads(db: Db, before: number, limit: number): Promise<DeployRow[]> {
-  return db.selectFrom('deploys').selectAll().where('state', '=', 'uploading').where('touched_at', '<', before).orderBy('touched_at').limit(limit).execute();
+  return db.selectFrom('deploys').selectAll().where('state', '=', 'uploading').where('source', 'is', null).where('touched_at', '<', before).orderBy('touched_at').limit(limit).execute();
 }
 
 /** The deploy each environment of the project serves. */
