@@ -22,3 +22,4 @@ export * from './test-site.js';
 export * from './cli-api-deploys.js';
 export * from './git-repo.js';
 export * from './git-project.js';
+export * from './site-fixtures.js';

@@ -7,12 +7,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/server';
-import { type CliTestServer, createProject, request, requestAsHost, selectBackend, startCliTestServer } from '@svc/testkit';
+import { type CliTestServer, createProject, htmlPage, request, requestAsHost, selectBackend, startCliTestServer, uniqueName } from '@svc/testkit';
 
 const backend = await selectBackend();
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
-const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
-const unique = (name: string) => `${name}-${randomBytes(3).toString('hex')}`;
 
 interface FileEntry {
   path: string;
@@ -54,7 +52,7 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
   };
 
   it('refuses an upload with more or fewer bytes than its declared size (422), keeping none of them: the deploy limit counts real bytes', async () => {
-    const workspace = unique('declared');
+    const workspace = uniqueName('declared');
     await createProject(cli, workspace, 'site');
     // 200 KiB declared as 1 KiB, under a 64 KiB deploy limit.
     const content = randomBytes(200 * 1024);
@@ -77,13 +75,13 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
   });
 
   it('refuses a deploy that declares another size for contents its workspace already stored, naming the file', async () => {
-    const workspace = unique('restated');
+    const workspace = uniqueName('restated');
     const directory = await createProject(cli, workspace, 'site');
     const script = 'console.log("the real script")';
-    await writeTree(directory, { 'index.html': page('Home'), 'app.js': script });
+    await writeTree(directory, { 'index.html': htmlPage('Home'), 'app.js': script });
     await deploy(directory);
     const refused = await start(workspace, [
-      { path: 'index.html', sha256: sha256(page('Home')), size: Buffer.byteLength(page('Home')) },
+      { path: 'index.html', sha256: sha256(htmlPage('Home')), size: Buffer.byteLength(htmlPage('Home')) },
       { path: 'app.js', sha256: sha256(script), size: 9_000 },
     ]);
     expect(refused.status).toBe(422);
@@ -91,11 +89,11 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
   });
 
   it('sends the stored size as content-length even where a deploy recorded another, so the next answer on the connection is intact', async () => {
-    const workspace = unique('framing');
+    const workspace = uniqueName('framing');
     const hostname = `www.${workspace}.test`;
     const directory = await createProject(cli, workspace, 'site', { domains: { production: [hostname] } });
     const data = 'x'.repeat(1000);
-    await writeTree(directory, { 'index.html': page('Next answer'), 'data.txt': data });
+    await writeTree(directory, { 'index.html': htmlPage('Next answer'), 'data.txt': data });
     const { id } = await deploy(directory);
     // As a deploy made before sizes were checked could have recorded it.
     await store.db.updateTable('deploy_files').set({ size: 10 }).where('deploy_id', '=', id).where('path', '=', 'data.txt').execute();
@@ -103,19 +101,19 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
     const answers = await pipelined(new URL(cli.url).port, hostname, ['/data.txt', '/']);
     expect(answers.map((answer) => [answer.status, answer.headers['content-length'], answer.body])).toEqual([
       [200, '1000', data],
-      [200, String(Buffer.byteLength(page('Next answer'))), page('Next answer')],
+      [200, String(Buffer.byteLength(htmlPage('Next answer'))), htmlPage('Next answer')],
     ]);
     const head = await requestAsHost(cli.url, hostname, '/data.txt', { method: 'HEAD' });
     expect(head.headers['content-length']).toBe('1000');
   });
 
   it('answers `missing` for contents only another workspace stored exactly as for contents no one stored, and does not finalize without them', async () => {
-    const owner = unique('owner');
+    const owner = uniqueName('owner');
     const ownerDirectory = await createProject(cli, owner, 'site', { forms: [{ slug: 'apply' }] });
     const cv = randomBytes(3000);
     await postCv(ownerDirectory, cv);
 
-    const other = unique('other');
+    const other = uniqueName('other');
     await createProject(cli, other, 'site');
     const unknown = randomBytes(3000);
     const started = await start(other, [
@@ -130,8 +128,8 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
   });
 
   it('lets the projects of one workspace use what another of its projects uploaded, without uploading it again', async () => {
-    const workspace = unique('shared');
-    const tree = { 'index.html': page('Shared'), 'app.js': 'console.log("shared")' };
+    const workspace = uniqueName('shared');
+    const tree = { 'index.html': htmlPage('Shared'), 'app.js': 'console.log("shared")' };
     const first = await createProject(cli, workspace, 'site');
     await writeTree(first, tree);
     expect((await deploy(first)).uploadedFiles).toBe(2);
@@ -139,22 +137,22 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
     await writeTree(second, tree);
     expect((await deploy(second)).uploadedFiles).toBe(0);
     // Another workspace uploads its own copy.
-    const stranger = await createProject(cli, unique('stranger'), 'site');
+    const stranger = await createProject(cli, uniqueName('stranger'), 'site');
     await writeTree(stranger, tree);
     expect((await deploy(stranger)).uploadedFiles).toBe(2);
   });
 
   it('erasing a submission removes its bytes from a deploy that only named them, and leaves them where a workspace uploaded its own copy', async () => {
-    const owner = unique('erasing');
+    const owner = uniqueName('erasing');
     const ownerDirectory = await createProject(cli, owner, 'site', { forms: [{ slug: 'apply' }] });
     const named = randomBytes(4000);
     const uploaded = randomBytes(4000);
     const ids = [await postCv(ownerDirectory, named), await postCv(ownerDirectory, uploaded)];
 
-    const other = unique('publisher');
+    const other = uniqueName('publisher');
     const hostname = `www.${other}.test`;
     const directory = await createProject(cli, other, 'site', { domains: { production: [hostname] } });
-    await writeTree(directory, { 'index.html': page('Published'), 'uploaded.pdf': uploaded });
+    await writeTree(directory, { 'index.html': htmlPage('Published'), 'uploaded.pdf': uploaded });
     const { id } = await deploy(directory);
     // A deploy made before contents were held per workspace could name any stored content by its hash.
     await store.db.insertInto('deploy_files').values({ deploy_id: id, path: 'named.pdf', sha256: sha256(named), size: named.length }).execute();
@@ -166,7 +164,7 @@ describe.runIf(backend.available)(`what a deploy declares, and whose contents it
     expect((await requestAsHost(cli.url, hostname, '/named.pdf')).status).toBe(404);
     const kept = await requestAsHost(cli.url, hostname, '/uploaded.pdf');
     expect([kept.status, kept.body.equals(uploaded)]).toEqual([200, true]);
-  });
+  }, 120_000); // two projects, two posts, a deploy and two deletes: a dozen `svc` processes on a busy machine
 
   /** Posts `cv` to the project's form `apply` as a file upload; returns the submission's id. */
   async function postCv(directory: string, cv: Buffer): Promise<string> {

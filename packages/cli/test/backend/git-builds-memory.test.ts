@@ -21,6 +21,7 @@ import {
   type SvcProcess,
   type TestEnvironment,
   type TestGitRepo,
+  astroSite,
 } from '@svc/testkit';
 
 const backend = await selectBackend();
@@ -34,13 +35,6 @@ interface Build {
   status: string;
   error: string | null;
 }
-
-/** An astro project whose build runs `script` with `marker` on its command line (`npm ci` works offline with an empty lock file). */
-const astroSite = (script: string, marker: string) => ({
-  'package.json': JSON.stringify({ name: 'site', version: '1.0.0', private: true, scripts: { build: `node build.mjs ${marker}` } }),
-  'package-lock.json': JSON.stringify({ name: 'site', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'site', version: '1.0.0' } } }),
-  'build.mjs': script,
-});
 
 describe.runIf(backend.available && method.kind === 'cgroup')(`a build past --build-memory, on ${backend.name}`, () => {
   let environment: TestEnvironment;

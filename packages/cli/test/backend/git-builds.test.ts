@@ -21,11 +21,12 @@ import {
   type SvcProcess,
   type TestEnvironment,
   type TestGitRepo,
+  astroSite,
+  uniqueName,
 } from '@svc/testkit';
 
 const backend = await selectBackend();
 const run = promisify(execFile);
-const unique = (name: string) => `${name}-${randomBytes(3).toString('hex')}`;
 
 interface Build {
   id: string;
@@ -35,13 +36,6 @@ interface Build {
   error: string | null;
   deploy: string | null;
 }
-
-/** An astro project whose build is a dependency-free script: `npm ci` works offline with an empty lock file. */
-const astroSite = (script: string) => ({
-  'package.json': JSON.stringify({ name: 'site', version: '1.0.0', private: true, scripts: { build: 'node build.mjs' } }),
-  'package-lock.json': JSON.stringify({ name: 'site', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'site', version: '1.0.0' } } }),
-  'build.mjs': script,
-});
 
 /** Processes whose command line holds `marker`: what a build left behind. */
 async function processesWith(marker: string): Promise<string[]> {
@@ -87,7 +81,7 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     environment = await createTestEnvironment();
     repo = await createTestGitRepo();
     instance = await start();
-    workspace = unique('builds');
+    workspace = uniqueName('builds');
     directory = (await run('mktemp', ['-d'])).stdout.trim();
     const init = await instance.svc(['init', '--workspace', workspace, '--project', 'site', '--framework', 'astro', '--branch', 'main', '--yes'], directory);
     expect(init.code, init.stderr).toBe(0);
@@ -211,7 +205,7 @@ describe.runIf(backend.available && backend.name === 'postgres')('two instances 
 
   it('runs each build once, whichever instance hears the push', { timeout: 240_000 }, async () => {
     const [one, other] = servers as [Instance, Instance];
-    const workspace = unique('shared');
+    const workspace = uniqueName('shared');
     const cwd = (await run('mktemp', ['-d'])).stdout.trim();
     const init = await one.svc(['init', '--workspace', workspace, '--project', 'site', '--framework', 'static', '--branch', 'main', '--yes'], cwd);
     expect(init.code, init.stderr).toBe(0);

@@ -1,7 +1,6 @@
 // Deploys from git (docs/hosting.md, "Deploys from git"): push webhooks as GitHub, Gitea and
 // GitLab send them, deploy hooks, and the build queue, through the real `svc` binary and a
 // real `svc serve` building from a real bare repository made here (--allow-local-repos).
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CliTestServer,
@@ -15,23 +14,12 @@ import {
   startCliTestServer,
   type PushHost,
   type TestGitRepo,
+  htmlPage,
+  uniqueName,
 } from '@svc/testkit';
+import type { BuildInfo } from '@svc/protocol/api';
 
 const backend = await selectBackend();
-const unique = (name: string) => `${name}-${randomBytes(3).toString('hex')}`;
-const page = (text: string) => `<!doctype html><html><head><title>${text}</title></head><body><h1>${text}</h1></body></html>`;
-
-interface Build {
-  id: string;
-  environment: string;
-  branch: string;
-  commit: string | null;
-  status: string;
-  error: string | null;
-  deploy: string | null;
-  trigger: string;
-  createdBy: string;
-}
 
 describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
   let cli: CliTestServer;
@@ -44,7 +32,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
   beforeAll(async () => {
     cli = await startCliTestServer(['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--build-sandbox', 'auto', '--build-poll-interval', '200ms']);
     repo = await createTestGitRepo();
-    workspace = unique('git');
+    workspace = uniqueName('git');
     directory = await createProject(cli, workspace, 'site', { environments: { production: { branch: 'main' }, staging: { branch: 'next' } } });
     const connected = await cli.svc(['git', 'connect', '--repo', repo.path, '--json'], { cwd: directory });
     expect(connected.code, connected.stderr).toBe(0);
@@ -61,16 +49,16 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     const { headers, body } = pushWebhook(host, secret, push);
     return request(pushUrl, { method: 'POST', headers, body });
   };
-  const builds = async (): Promise<Build[]> => {
+  const builds = async (): Promise<BuildInfo[]> => {
     const listed = await cli.svc(['builds', 'list', '--json'], { cwd: directory });
     expect(listed.code, listed.stderr).toBe(0);
-    return listed.json<{ builds: Build[] }>().builds;
+    return listed.json<{ builds: BuildInfo[] }>().builds;
   };
   const ended = (id: string) =>
     eventually(
       async () => {
         const shown = await cli.svc(['builds', 'show', id, '--json'], { cwd: directory });
-        return shown.json<{ build: Build }>().build;
+        return shown.json<{ build: BuildInfo }>().build;
       },
       (build) => build.status !== 'queued' && build.status !== 'building',
       `build ${id} to end`,
@@ -88,13 +76,13 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
   });
 
   it.each(['github', 'gitea', 'gitlab'] as const)('a signed push from %s to main deploys exactly the pushed commit to production', { timeout: 180_000 }, async (host) => {
-    const commit = await repo.commit('main', { 'index.html': page(`${host} build`), 'about.html': page('about'), '.env': 'SECRET=1' });
+    const commit = await repo.commit('main', { 'index.html': htmlPage(`${host} build`), 'about.html': htmlPage('about'), '.env': 'SECRET=1' });
     const answer = await send(host, { ref: 'refs/heads/main', after: commit });
     expect(answer.status).toBe(202);
-    const queued = (answer.body as { ok: true; build: Build }).build;
+    const queued = (answer.body as { ok: true; build: BuildInfo }).build;
     expect(queued).toMatchObject({ environment: 'production', branch: 'main', commit, status: 'queued' });
     // A later commit on main must not be what gets deployed.
-    await repo.commit('main', { 'index.html': page('not pushed') });
+    await repo.commit('main', { 'index.html': htmlPage('not pushed') });
     const build = await ended(queued.id);
     expect(build, build.error ?? '').toMatchObject({ status: 'succeeded', commit, trigger: 'push', createdBy: 'git push' });
     expect(await served(build.deploy!)).toContain(`${host} build`);
@@ -110,7 +98,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
 
   it('refuses a push with a wrong or missing signature with 401 invalid_signature, queueing nothing', { timeout: 180_000 }, async () => {
     const before = (await builds()).length;
-    const commit = await repo.commit('main', { 'index.html': page('forged') });
+    const commit = await repo.commit('main', { 'index.html': htmlPage('forged') });
     for (const host of ['github', 'gitea', 'gitlab'] as const) {
       const forged = await send(host, { ref: 'refs/heads/main', after: commit }, 'not-the-secret');
       expect([forged.status, forged.body]).toEqual([401, { ok: false, error: 'invalid_signature' }]);
@@ -128,7 +116,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
 
   it('acknowledges and ignores, with the reason, a branch no environment maps, a tag, a deletion and a ping', { timeout: 180_000 }, async () => {
     const before = (await builds()).length;
-    const commit = await repo.commit('feature', { 'index.html': page('feature') });
+    const commit = await repo.commit('feature', { 'index.html': htmlPage('feature') });
     const other = await send('github', { ref: 'refs/heads/feature', after: commit });
     expect(other.status).toBe(202);
     expect((other.body as { ignored: string }).ignored).toContain('feature');
@@ -144,9 +132,9 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
 
   it('deploys a push to the staging branch to staging, leaving production as it was', { timeout: 180_000 }, async () => {
     const production = await liveOf('production');
-    const commit = await repo.commit('next', { 'index.html': page('staging build') });
+    const commit = await repo.commit('next', { 'index.html': htmlPage('staging build') });
     const answer = await send('github', { ref: 'refs/heads/next', after: commit });
-    const build = await ended((answer.body as { build: Build }).build.id);
+    const build = await ended((answer.body as { build: BuildInfo }).build.id);
     expect(build).toMatchObject({ status: 'succeeded', environment: 'staging', commit });
     expect(await liveOf('staging')).toBe(build.deploy);
     expect(await liveOf('production')).toBe(production);
@@ -157,11 +145,11 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     expect(created.code, created.stderr).toBe(0);
     const hook = created.json<{ hook: { id: string; name: string; environment: string; url: string } }>().hook;
     expect(hook).toMatchObject({ name: 'cms', environment: 'production', url: expect.stringMatching(new RegExp(`^${cli.url}/api/hooks/[A-Za-z0-9_-]{27,}$`)) });
-    const head = await repo.commit('main', { 'index.html': page('from the hook') });
+    const head = await repo.commit('main', { 'index.html': htmlPage('from the hook') });
 
     const called = await request(hook.url, { method: 'POST' });
     expect(called.status).toBe(202);
-    const build = await ended((called.body as { build: Build }).build.id);
+    const build = await ended((called.body as { build: BuildInfo }).build.id);
     expect(build).toMatchObject({ status: 'succeeded', commit: head, trigger: 'hook', createdBy: 'cms' });
     expect(await served(build.deploy!)).toContain('from the hook');
 
@@ -182,12 +170,12 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
   });
 
   it('two pushes in a row: the first is canceled or finished, the second is what stays live', { timeout: 180_000 }, async () => {
-    const first = await repo.commit('main', { 'index.html': page('first of two') });
+    const first = await repo.commit('main', { 'index.html': htmlPage('first of two') });
     const a = await send('github', { ref: 'refs/heads/main', after: first });
-    const second = await repo.commit('main', { 'index.html': page('second of two') });
+    const second = await repo.commit('main', { 'index.html': htmlPage('second of two') });
     const b = await send('github', { ref: 'refs/heads/main', after: second });
-    const firstBuild = await ended((a.body as { build: Build }).build.id);
-    const secondBuild = await ended((b.body as { build: Build }).build.id);
+    const firstBuild = await ended((a.body as { build: BuildInfo }).build.id);
+    const secondBuild = await ended((b.body as { build: BuildInfo }).build.id);
     expect(['canceled', 'succeeded']).toContain(firstBuild.status);
     if (firstBuild.status === 'canceled') expect(firstBuild.error).toContain(secondBuild.id);
     expect(secondBuild).toMatchObject({ status: 'succeeded', commit: second });
@@ -209,7 +197,7 @@ describe.runIf(backend.available)(`deploys from git on ${backend.name}`, () => {
     const live = await liveOf('production');
     const broken = await repo.commit('main', { 'index.html': null, 'README.md': 'no site here' }, 'remove the site');
     const answer = await send('github', { ref: 'refs/heads/main', after: broken });
-    const build = await ended((answer.body as { build: Build }).build.id);
+    const build = await ended((answer.body as { build: BuildInfo }).build.id);
     expect(build.status).toBe('failed');
     expect(build.error).toContain('index.html');
     expect(await liveOf('production')).toBe(live);

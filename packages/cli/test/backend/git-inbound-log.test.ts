@@ -1,36 +1,14 @@
 // The inbound log (docs/hosting.md, "When a push did not deploy"): every push webhook and
 // deploy hook call of a project kept with its verdict, shown by `svc builds list --all`,
 // through the real `svc` binary and a real `svc serve` building from a real bare repository.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@svc/server';
-import { type CliTestServer, createProject, createTestGitRepo, eventually, pushWebhook, request, selectBackend, startCliTestServer, type PushHost, type TestGitRepo } from '@svc/testkit';
+import { type CliTestServer, createProject, createTestGitRepo, eventually, pushWebhook, request, selectBackend, startCliTestServer, type PushHost, type TestGitRepo, htmlPage, uniqueName } from '@svc/testkit';
+import type { BuildInfo, BuildsListEntry } from '@svc/protocol/api';
 
 const backend = await selectBackend();
-const unique = (name: string) => `${name}-${randomBytes(3).toString('hex')}`;
-const page = (text: string) => `<!doctype html><html><head><title>${text}</title></head><body><h1>${text}</h1></body></html>`;
 
-interface Build {
-  id: string;
-  environment: string;
-  status: string;
-  commit: string | null;
-}
-interface Delivery {
-  id: string;
-  receivedAt: string;
-  source: 'push' | 'hook';
-  host: string | null;
-  hook: { id: string; name: string } | null;
-  event: string | null;
-  ref: string | null;
-  commit: string | null;
-  environment: string | null;
-  verdict: 'accepted' | 'ignored' | 'refused';
-  reason: string | null;
-  build: string | null;
-}
-type Entry = { kind: 'build'; build: Build } | { kind: 'delivery'; delivery: Delivery };
+type Entry = BuildsListEntry;
 
 describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
   let cli: CliTestServer;
@@ -47,7 +25,7 @@ describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
     cli = await startCliTestServer(['--allow-local-repos', '--cli-rate-limit', '100000/1m', '--auth-failure-limit', '100000/1m', '--build-sandbox', 'auto', '--build-poll-interval', '200ms']);
     store = await cli.environment.openStore();
     repo = await createTestGitRepo();
-    workspace = unique('inbound');
+    workspace = uniqueName('inbound');
     directory = await createProject(cli, workspace, 'site', { environments: { production: { branch: 'main' }, staging: { branch: 'next' } } });
     const connected = await cli.svc(['git', 'connect', '--repo', repo.path, '--json'], { cwd: directory });
     expect(connected.code, connected.stderr).toBe(0);
@@ -73,19 +51,19 @@ describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
   const rows = () => store.db.selectFrom('inbound_deliveries').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
   const ended = (id: string) =>
     eventually(
-      async () => (await cli.svc(['builds', 'show', id, '--json'], { cwd: directory })).json<{ build: Build }>().build,
+      async () => (await cli.svc(['builds', 'show', id, '--json'], { cwd: directory })).json<{ build: BuildInfo }>().build,
       (build) => build.status !== 'queued' && build.status !== 'building',
       `build ${id} to end`,
       120_000,
     );
 
   it('shows an accepted push as its build, and an unmapped branch, a tag, a ping and wrong or missing signatures with their verdicts and reasons, newest first', { timeout: 180_000 }, async () => {
-    const commit = await repo.commit('main', { 'index.html': page('accepted') });
+    const commit = await repo.commit('main', { 'index.html': htmlPage('accepted') });
     const accepted = await send('github', { ref: 'refs/heads/main', after: commit });
     expect(accepted.status).toBe(202);
-    const buildId = (accepted.body as { build: Build }).build.id;
+    const buildId = (accepted.body as { build: BuildInfo }).build.id;
     await ended(buildId);
-    const feature = await repo.commit('feature', { 'index.html': page('feature') });
+    const feature = await repo.commit('feature', { 'index.html': htmlPage('feature') });
     expect((await send('gitea', { ref: 'refs/heads/feature', after: feature })).status).toBe(202);
     expect((await send('github', { ref: 'refs/tags/v1.0.0', after: feature })).status).toBe(202);
     const ping = pushWebhook('github', pushSecret, { ref: 'refs/heads/main', after: commit });
@@ -123,7 +101,7 @@ describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
   it('lists only builds without --all, as before', async () => {
     const listed = await cli.svc(['builds', 'list', '--json'], { cwd: directory });
     expect(listed.code, listed.stderr).toBe(0);
-    const result = listed.json<{ ok: true; builds: Build[] }>();
+    const result = listed.json<{ ok: true; builds: BuildInfo[] }>();
     expect(Object.keys(result).sort()).toEqual(['builds', 'ok']);
     expect(result.builds.map((build) => build.id.slice(0, 4))).toEqual(['bld_']);
     expect((await cli.svc(['builds', 'list'], { cwd: directory })).stdout).not.toContain('refused');
@@ -132,14 +110,14 @@ describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
   it('keeps a deploy hook\'s calls by its id and name, never its URL; --environment keeps that environment\'s and those of none', { timeout: 180_000 }, async () => {
     const created = await cli.svc(['hooks', 'create', '--environment', 'staging', '--name', 'cms', '--json'], { cwd: directory });
     const hook = created.json<{ hook: { id: string; url: string } }>().hook;
-    await repo.commit('next', { 'index.html': page('staging') });
+    await repo.commit('next', { 'index.html': htmlPage('staging') });
     const called = await request(hook.url, { method: 'POST', body: 'anything' });
     expect(called.status).toBe(202);
-    await ended((called.body as { build: Build }).build.id);
-    expect((await rows()).at(-1)).toMatchObject({ source: 'hook', hook_id: hook.id, hook_name: 'cms', environment: 'staging', verdict: 'accepted', build_id: (called.body as { build: Build }).build.id });
+    await ended((called.body as { build: BuildInfo }).build.id);
+    expect((await rows()).at(-1)).toMatchObject({ source: 'hook', hook_id: hook.id, hook_name: 'cms', environment: 'staging', verdict: 'accepted', build_id: (called.body as { build: BuildInfo }).build.id });
 
     const staging = await listAll('--environment', 'staging');
-    expect(staging.filter((entry) => entry.kind === 'build').map((entry) => (entry as { build: Build }).build.environment)).toEqual(['staging']);
+    expect(staging.filter((entry) => entry.kind === 'build').map((entry) => (entry as { build: BuildInfo }).build.environment)).toEqual(['staging']);
     expect(deliveries(staging).every((delivery) => delivery.environment === null)).toBe(true);
     expect(deliveries(staging).length).toBe(5);
 
@@ -168,7 +146,7 @@ describe.runIf(backend.available)(`the inbound log on ${backend.name}`, () => {
   });
 
   it('shows a workspace token only its own projects\' deliveries', async () => {
-    const others = unique('others');
+    const others = uniqueName('others');
     await createProject(cli, others, 'site');
     const token = (await cli.svc(['tokens', 'create', '--name', 'outsider', '--workspace', others])).stdout.trim();
     const refused = await cli.svc(['builds', 'list', '--all', '--json', '--workspace', workspace, '--project', 'site'], { token });
