@@ -40,27 +40,26 @@ function httpUrl(text: string): string | undefined {
   return text.replace(/\/+$/, '');
 }
 
-/** A siteverify address: http(s), kept exactly as given (a query string may matter to a proxy). */
-function verifyUrl(text: string): string {
+/** `text` as a URL of one of `schemes`, else the error `problem`. */
+function urlOfScheme(text: string, schemes: readonly string[], problem: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new Error('must be an http:// or https:// URL');
+    throw new Error(problem);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http:// or https:// URL');
-  return url.href;
+  if (!schemes.includes(url.protocol)) throw new Error(problem);
+  return url;
+}
+
+/** A siteverify address: http(s), kept exactly as given (a query string may matter to a proxy). */
+function verifyUrl(text: string): string {
+  return urlOfScheme(text, ['http:', 'https:'], 'must be an http:// or https:// URL').href;
 }
 
 function smtpUrl(text: string): string | undefined {
   if (text === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error('must be an smtp:// or smtps:// URL');
-  }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL');
+  const url = urlOfScheme(text, ['smtp:', 'smtps:'], 'must be an smtp:// or smtps:// URL');
   if (url.hostname === '') throw new Error('must name the SMTP server\'s host');
   return text;
 }

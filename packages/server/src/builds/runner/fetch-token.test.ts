@@ -33,6 +33,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Where a fetch into `work` keeps its cache, checkout and scratch, with a minute to run. */
+function places(work: string) {
+  return { gitDir: join(work, 'cache.git'), checkoutDir: join(work, 'src'), scratchDir: join(work, 'scratch'), deadline: Date.now() + 60_000, signal: new AbortController().signal };
+}
+
 describe('fetching a private https repository', () => {
   it('sends the token as a header, never on a command line or in the log', async () => {
     const log: string[] = [];
@@ -45,11 +50,7 @@ describe('fetching a private https repository', () => {
       extraGitConfig: [['http.sslVerify', 'false']],
       commit: 'a'.repeat(40),
       branch: 'main',
-      gitDir: join(work, 'cache.git'),
-      checkoutDir: join(work, 'src'),
-      scratchDir: join(work, 'scratch'),
-      deadline: Date.now() + 60_000,
-      signal: new AbortController().signal,
+      ...places(work),
       onLog: (chunk) => log.push(chunk),
     });
     await expect(fetching).rejects.toMatchObject({ code: 'fetch_failed' });
@@ -69,11 +70,7 @@ describe('fetching a private https repository', () => {
         allowLocalRepos: false,
         commit: 'a'.repeat(40),
         branch: 'main',
-        gitDir: join(work, 'cache.git'),
-        checkoutDir: join(work, 'src'),
-        scratchDir: join(work, 'scratch'),
-        deadline: Date.now() + 60_000,
-        signal: new AbortController().signal,
+        ...places(work),
         onLog: () => undefined,
       }),
     ).rejects.toMatchObject({ code: 'fetch_failed', message: expect.stringContaining('loopback') });

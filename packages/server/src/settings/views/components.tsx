@@ -24,6 +24,17 @@ export function PostButton(props: { action: string; csrf: string | undefined; la
   );
 }
 
+/** The submit row that ends a settings form. */
+export function SaveSettingsButton() {
+  return (
+    <div>
+      <button type="submit" class="primary">
+        Save settings
+      </button>
+    </div>
+  );
+}
+
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
 /** A labelled text input with its hint (`aria-describedby`), as the settings forms lay them out. */

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { PersonLinkHolder } from '../../operations/person-sign-in.js';
 import type { SignInLinkHolder } from '../../operations/sign-in-links.js';
-import { Notice } from './components.js';
+import { Csrf, Notice } from './components.js';
 import { Document, type PageFrame } from './layout.js';
 
 /** The one centred card of the pages shown without a session: signing in, a link's page, errors. */
@@ -20,6 +20,16 @@ function SignInButton() {
     <button type="submit" class="primary">
       Sign in
     </button>
+  );
+}
+
+/** The one button a sign-in or invite link's page shows: it spends the link (a POST, so no preview or prefetch can). */
+function SignInForm(props: { action: string; csrfToken: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <Csrf token={props.csrfToken} />
+      <SignInButton />
+    </form>
   );
 }
 
@@ -87,10 +97,7 @@ export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfTo
       <p class="muted">
         {workspace === null ? 'This link was emailed to you and works once, for 15 minutes.' : 'This invitation works once, for 7 days.'} If you did not ask for it, close this page.
       </p>
-      <form method="post" action={props.action}>
-        <input type="hidden" name="_csrf" value={props.csrfToken} />
-        <SignInButton />
-      </form>
+      <SignInForm action={props.action} csrfToken={props.csrfToken} />
     </CardPage>
   );
 }
@@ -114,10 +121,7 @@ export function SignInLinkPage(props: { frame: PageFrame; action: string; csrfTo
       <p class="muted">
         This link was made by <code>svc open</code> and works once, for 5 minutes. If you did not ask for it, close this page.
       </p>
-      <form method="post" action={props.action}>
-        <input type="hidden" name="_csrf" value={props.csrfToken} />
-        <SignInButton />
-      </form>
+      <SignInForm action={props.action} csrfToken={props.csrfToken} />
     </CardPage>
   );
 }

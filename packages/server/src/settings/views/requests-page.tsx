@@ -3,7 +3,7 @@ import { formatDurationSeconds } from '@svc/protocol';
 import type { PinpointsResponse, RequestCounts, RequestInfo, RequestSettings } from '@svc/protocol/api';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { elementPlacement } from './element-placement.js';
-import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, TextField, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, SaveSettingsButton, TextField, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -97,11 +97,7 @@ function RequestSettingsForm(props: { path: string; csrf: string | undefined; se
         <TextField id="request-retention" name="retention" label="Retention" value={value} placeholder="kept until deleted" spellcheck={false}>
           Requests older than this are removed with their replies and screenshots, in the background, e.g. <code>180d</code>. Empty: kept until deleted.
         </TextField>
-        <div>
-          <button type="submit" class="primary">
-            Save settings
-          </button>
-        </div>
+        <SaveSettingsButton />
       </form>
     </section>
   );

@@ -3,7 +3,7 @@ import { formatDurationSeconds, formatRateLimit, maxLinksLimit } from '@svc/prot
 import type { FormInfo, SubmissionInfo } from '@svc/protocol/api';
 import { formSnippet } from '../../forms/spam/form-snippet.js';
 import { formatBytes } from '../../lib/format-bytes.js';
-import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, TextField, Time } from './components.js';
+import { Badge, Breakable, Csrf, Empty, Notice, Pager, PostButton, SaveSettingsButton, TextField, Time } from './components.js';
 import { ProjectNav, Shell } from './layout.js';
 import { projectCrumbs, projectPath, type ProjectPageBase } from './overview-page.js';
 
@@ -183,11 +183,7 @@ function FormSettings(props: { form: FormInfo; path: string; csrf: string | unde
             Pages that may post: <code>project</code> (the project's domains and local development hosts), origins such as <code>https://example.com</code>, comma-separated, or empty for any. Scripts that send no <code>Origin</code> are not affected.
           </TextField>
         </fieldset>
-        <div>
-          <button type="submit" class="primary">
-            Save settings
-          </button>
-        </div>
+        <SaveSettingsButton />
       </form>
     </section>
   );
