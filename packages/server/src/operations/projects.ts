@@ -10,6 +10,7 @@ import { canSee, visibleWorkspaceIds } from './rights.js';
 import { toFormInfo } from './form-info.js';
 import { isoTime } from './iso-time.js';
 import { projectDocument } from './project-config.js';
+import { refuseSettingsPageName } from './reserved-names.js';
 import { workspaceInScope } from './scope.js';
 import { validateServiceConfig } from './validate-config.js';
 
@@ -36,7 +37,7 @@ export async function listProjects(context: OperationContext, principal: Princip
  * applies the rest of the configuration, all in one transaction. Only an admin token may
  * create a workspace; a workspace token creates projects in its own workspace only, and
  * any other workspace is `not_found` to it, whether it exists or not. An existing project
- * is a `conflict` (link to it instead).
+ * is a `conflict` (link to it instead). Names of settings pages are refused (reserved-names.ts).
  */
 export async function createProject(context: OperationContext, principal: Principal, input: { config: unknown }): Promise<CreateProjectResponse> {
   const config = await validateServiceConfig(input.config);
@@ -47,6 +48,8 @@ export async function createProject(context: OperationContext, principal: Princi
       const visible = workspace !== undefined && canSee(principal, workspace.id);
       if (!visible && !isAdmin(principal)) throw new ServiceError('not_found', `no workspace "${config.workspace}"`);
       const workspaceCreated = workspace === undefined;
+      if (workspaceCreated) refuseSettingsPageName('workspace', config.workspace);
+      refuseSettingsPageName('project', config.project);
       workspace ??= await ensureWorkspace(trx, config.workspace, now);
       if (await findProject(trx, workspace.id, config.project)) throw projectExists(config.workspace, config.project);
 
