@@ -9,6 +9,7 @@ export const auditActions = [
   'member.invited',
   'member.joined',
   'member.role_changed',
+  'member.renamed',
   'member.removed',
   'project.created',
   'config.pushed',

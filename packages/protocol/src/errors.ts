@@ -26,6 +26,7 @@ export const errorCodes = {
   method_not_allowed: { status: 405, exit: 1, description: 'The path exists but not with this method.' },
   request_timeout: { status: 408, exit: 1, description: 'The request\'s headers or body did not arrive in time; the connection is closed.' },
   conflict: { status: 409, exit: 1, description: 'The resource already exists or changed concurrently.' },
+  last_owner: { status: 409, exit: 1, description: 'The member is the last owner of the workspace: make another member owner before demoting or removing them.' },
   payload_too_large: { status: 413, exit: 1, description: 'The body, a file, or the number of files or fields is over its limit.' },
   quota_exceeded: { status: 413, exit: 1, description: 'The project\'s stored uploads (form files, Pinpoints screenshots) are at its quota; nothing was stored.' },
   unsupported_media_type: { status: 415, exit: 1, description: 'The content type is not one the endpoint takes (the form endpoint: application/json, multipart/form-data or application/x-www-form-urlencoded).' },

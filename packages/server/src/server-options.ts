@@ -10,6 +10,7 @@ import { defaultBuildSettings } from './builds/build-settings.js';
 import type { DeliveryOptions } from './delivery/delivery-settings.js';
 import { defaultDeployLimits } from './hosting/deploy-limits.js';
 import type { OperationSettings } from './operations/context.js';
+import { defaultInvitePolicies } from './auth/invite-limits.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
 
@@ -117,6 +118,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     formIp: 'truncated',
     smtpUrl: undefined,
     mailFrom: undefined,
+    invites: defaultInvitePolicies,
     retrySchedule: undefined,
     turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     hcaptchaVerifyUrl: 'https://api.hcaptcha.com/siteverify',

@@ -135,7 +135,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
-    const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger });
+    const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger, rateLimiter });
     const spam = new SpamProtection(store.db, directory, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
     const services: FormRouteServices = {
       directory,

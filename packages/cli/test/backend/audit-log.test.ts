@@ -271,8 +271,8 @@ describe.runIf(backend.available)(`the audit log on ${backend.name}`, () => {
     // For people: a table, and how to get the next page on stderr.
     const human = await cli.svc(['audit-log', '--workspace', workspace, '--limit', '2']);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/AT +ACTOR +ACTION +WHERE +OBJECT +IP/);
-    expect(human.stdout).toContain('Sam Okafor (laptop) (token)');
+    expect(human.stdout).toMatch(/AT +ACTOR +ACTION +WHERE +OBJECT +CHANGE +IP/);
+    expect(human.stdout).toContain(`Sam Okafor (laptop) (token ${samId})`);
     expect(human.stderr).toContain('More: svc audit-log --cursor ');
 
     // The page filters and pages the same way.

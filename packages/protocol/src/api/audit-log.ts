@@ -5,6 +5,8 @@ import { Closed, NullableString, Ok, PageCursor, ProjectName, Slug, Timestamp } 
 /**
  * One entry of the audit log (docs/privacy.md): who did what, when, in which workspace and
  * project, to which object, from which address. Never a submitted field, secret or token.
+ * `object.name` is the object's name when it changed (a member's email, a token's name),
+ * where one is kept; `change` is what a change of one value (a role, a name) went from and to.
  */
 export const AuditEntry = Closed({
   id: Type.String(),
@@ -17,7 +19,8 @@ export const AuditEntry = Closed({
   action: Type.String(),
   workspace: NullableString,
   project: NullableString,
-  object: Type.Union([Closed({ type: Type.String(), id: Type.String() }), Type.Null()]),
+  object: Type.Union([Closed({ type: Type.String(), id: Type.String(), name: Type.Optional(Type.String()) }), Type.Null()]),
+  change: Type.Optional(Closed({ from: NullableString, to: NullableString })),
   ip: NullableString,
 });
 export type AuditEntry = Static<typeof AuditEntry>;

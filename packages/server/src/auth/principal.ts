@@ -27,6 +27,8 @@ export interface Membership {
   readonly memberId: string;
   readonly workspaceId: string;
   readonly role: MemberRole;
+  /** Their name in this workspace, as people see it (a member's name is per membership). */
+  readonly name: string;
 }
 
 /**
@@ -37,10 +39,14 @@ export interface Membership {
 export interface PersonPrincipal {
   readonly kind: 'person';
   readonly personId: string;
-  /** The name people see: the one they set, else their email before `@`. */
-  readonly name: string;
   readonly email: string;
+  /**
+   * What the session may see: the person's active memberships, or only the one of
+   * `limitedTo` for a session started by an invite link the inviter has seen too.
+   */
   readonly memberships: readonly Membership[];
+  /** The workspace a session started by a shown invite link is limited to; null: every membership (the address was proved). */
+  readonly limitedTo: string | null;
   /** The client address of the request acting, for the audit log. */
   readonly ip?: string | null | undefined;
 }

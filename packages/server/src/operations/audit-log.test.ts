@@ -6,22 +6,23 @@ import type { PersonPrincipal, TokenPrincipal } from './context.js';
 const person: PersonPrincipal = {
   kind: 'person',
   personId: 'per_1',
-  name: 'Sam Okafor',
   email: 'sam@example.com',
   memberships: [
-    { memberId: 'mem_owner', workspaceId: 'ws_acme', role: 'owner' },
-    { memberId: 'mem_member', workspaceId: 'ws_globex', role: 'member' },
+    { memberId: 'mem_owner', workspaceId: 'ws_acme', role: 'owner', name: 'Sam Okafor' },
+    { memberId: 'mem_member', workspaceId: 'ws_globex', role: 'member', name: 'Sam O.' },
   ],
+  limitedTo: null,
 };
 const workspaceToken: TokenPrincipal = { tokenId: 'tok_ci', workspaceId: 'ws_acme', name: 'CI deploys' };
 const adminToken: TokenPrincipal = { kind: 'token', tokenId: 'tok_admin', workspaceId: null, name: 'ops' };
 const noDatabase = {} as Db;
 
 describe('who the audit log names', () => {
-  it('names a person as the member of the workspace where they acted, by their name', async () => {
+  it('names a person as the member of the workspace where they acted, by their name there', async () => {
     expect(await auditActor(noDatabase, person, 'ws_acme')).toEqual({ type: 'member', id: 'mem_owner', name: 'Sam Okafor' });
-    expect(await auditActor(noDatabase, person, 'ws_globex')).toEqual({ type: 'member', id: 'mem_member', name: 'Sam Okafor' });
-    expect(await auditActor(noDatabase, person, null)).toEqual({ type: 'member', id: 'per_1', name: 'Sam Okafor' });
+    expect(await auditActor(noDatabase, person, 'ws_globex')).toEqual({ type: 'member', id: 'mem_member', name: 'Sam O.' });
+    // Outside a workspace of theirs: the person, by the part of their address before @.
+    expect(await auditActor(noDatabase, person, null)).toEqual({ type: 'member', id: 'per_1', name: 'sam' });
   });
 
   it('names a token by the name it carries', async () => {

@@ -16,26 +16,31 @@ export interface AuditActor {
   readonly name: string;
 }
 
-/** What changed: the action, where, and the object it changed (by id, never its contents). */
+/**
+ * What changed: the action, where, and the object it changed (by id, never its contents;
+ * `name` only where it names the object to people: a member's email, a token's name), and
+ * for a change of one value (a role, a name) what it went from and to.
+ */
 export interface AuditChange {
   readonly action: AuditAction;
   readonly workspaceId: string | null;
   readonly projectId?: string | null | undefined;
-  readonly object?: { readonly type: string; readonly id: string } | null | undefined;
+  readonly object?: { readonly type: string; readonly id: string; readonly name?: string | undefined } | null | undefined;
+  readonly change?: { readonly from: string | null; readonly to: string | null } | undefined;
 }
 
 /**
  * The one place a principal becomes an audit actor. A token is named by its `--name`; a
  * person is the `member` of the workspace where they acted (their member id there), named
- * by their name.
+ * by their name there. Both are the names a reply or a deploy of theirs shows.
  */
 export async function auditActor(db: Db, principal: Principal, workspaceId: string | null): Promise<AuditActor> {
+  const name = await actingName(db, principal, workspaceId);
   if (isPerson(principal)) {
     const membership = workspaceId === null ? undefined : membershipIn(principal, workspaceId);
-    return { type: 'member', id: membership?.memberId ?? principal.personId, name: principal.name };
+    return { type: 'member', id: membership?.memberId ?? principal.personId, name };
   }
-  // The same name a reply or a deploy of this token shows.
-  return { type: 'token', id: principal.tokenId, name: await actingName(db, principal) };
+  return { type: 'token', id: principal.tokenId, name };
 }
 
 /** The service itself, acting on an inbound webhook (a git push, a deploy hook): `name` says which. */
@@ -60,6 +65,7 @@ export async function recordAuditAs(trx: Db, context: Pick<OperationContext, 'no
     actor,
     action: change.action,
     object: change.object ?? null,
+    change: change.change ?? null,
     ip,
   });
 }
@@ -124,7 +130,8 @@ export function toAuditEntry(row: AuditLogRecord): AuditEntry {
     action: row.action,
     workspace: row.workspace_slug,
     project: row.project_name,
-    object: row.object_type !== null && row.object_id !== null ? { type: row.object_type, id: row.object_id } : null,
+    object: row.object_type !== null && row.object_id !== null ? { type: row.object_type, id: row.object_id, ...(row.object_name === null ? {} : { name: row.object_name }) } : null,
+    ...(row.change_from === null && row.change_to === null ? {} : { change: { from: row.change_from, to: row.change_to } }),
     ip: row.ip,
   };
 }

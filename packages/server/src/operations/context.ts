@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RateLimitPolicy } from '@svc/protocol';
+import type { InviteLimits, InvitePolicies } from '../auth/invite-limits.js';
 import type { BuildSettings } from '../builds/build-settings.js';
 import type { MailDelivery } from '../delivery/attempt-delivery.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
@@ -38,6 +39,8 @@ export interface OperationSettings {
   readonly smtpUrl: string | undefined;
   /** The sender of notification emails: `address` or `Name <address>`. */
   readonly mailFrom: string | undefined;
+  /** Invites per workspace and per address (docs/members.md, "Inviting"). */
+  readonly invites: InvitePolicies;
 }
 
 /**
@@ -61,4 +64,6 @@ export interface OperationContext {
   readonly delivery: DeliverySettings;
   /** How notification emails are sent; null when the server has no `--smtp-url`. */
   readonly mail: MailDelivery | null;
+  /** Counts invites against `options.invites`, in the server's rate limiter. */
+  readonly invites: InviteLimits;
 }

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { InviteLimits } from '../auth/invite-limits.js';
 import { deliverySettings, type DeliveryOptions, type DeliverySettings } from '../delivery/delivery-settings.js';
 import { MailSender } from '../delivery/mail-sender.js';
+import { defaultMaxKeys, WindowRateLimiter, type RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Store } from '../store/store.js';
 import { SecretBox } from '../webhooks/secret-box.js';
 import type { OperationContext, OperationSettings } from './context.js';
@@ -19,6 +22,8 @@ export interface OperationContextParts {
   readonly forms?: OperationContext['forms'];
   readonly logger?: Logger;
   readonly now?: () => number;
+  /** The server's rate limiter, which counts invites; else they are counted in this process. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -33,6 +38,7 @@ export function createOperationContext(parts: OperationContextParts): OperationC
   const delivery = parts.delivery ?? deliverySettings(parts.options);
   const options = operationSettings(parts.options);
   const { smtpUrl, mailFrom } = options;
+  const limiter = parts.rateLimiter ?? WindowRateLimiter.inProcess({ maxKeys: defaultMaxKeys, secret: randomBytes(32) });
   return {
     store: parts.store,
     options,
@@ -43,12 +49,13 @@ export function createOperationContext(parts: OperationContextParts): OperationC
     forms: parts.forms ?? { invalidate: () => undefined },
     logger: parts.logger ?? pino({ level: 'silent' }),
     now,
+    invites: new InviteLimits(limiter, options.invites),
   };
 }
 
 /** Only what operations read of the options, frozen: settings do not change after start. */
 function operationSettings(options: OperationSettings): OperationSettings {
-  const { dataDir, allowPrivateTargets, deployLimits, previewDomain, deployTimeoutMs, builds, uploadQuotaBytes, maxWebhooksPerProject, rateLimit, smtpUrl, mailFrom } = options;
+  const { dataDir, allowPrivateTargets, deployLimits, previewDomain, deployTimeoutMs, builds, uploadQuotaBytes, maxWebhooksPerProject, rateLimit, smtpUrl, mailFrom, invites } = options;
   return Object.freeze({
     dataDir,
     allowPrivateTargets,
@@ -61,5 +68,6 @@ function operationSettings(options: OperationSettings): OperationSettings {
     rateLimit: Object.freeze({ ...rateLimit }),
     smtpUrl,
     mailFrom,
+    invites: Object.freeze({ perWorkspace: Object.freeze({ ...invites.perWorkspace }), perAddress: Object.freeze({ ...invites.perAddress }) }),
   });
 }

@@ -58,7 +58,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
       file_count: input.files.length,
       total_bytes: bytes,
       error: null,
-      created_by: await actingName(trx, principal),
+      created_by: await actingName(trx, principal, scope.workspace.id),
       created_at: now,
       touched_at: now,
       finished_at: null,

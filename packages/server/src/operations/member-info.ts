@@ -1,16 +1,22 @@
 import { memberNameLimit, ServiceError } from '@svc/protocol';
 import type { MemberInfo } from '@svc/protocol/api';
 import { invalidEmailMessage, isValidEmail } from '../forms/email.js';
-import type { MemberListing, PersonRow } from '../store/queries/members.js';
+import type { MemberListing } from '../store/queries/members.js';
 import { isoTime } from './iso-time.js';
+import { emailName } from './rights.js';
 
-/** The name people see: the one set, else the email before `@` (docs/members.md). */
-export function displayName(person: Pick<PersonRow, 'name' | 'email'>): string {
-  return person.name ?? person.email.slice(0, person.email.lastIndexOf('@'));
+/** A member's name as people see it: the one given in that workspace, else the email before `@` (docs/members.md). */
+export function memberName(name: string | null, email: string): string {
+  return name ?? emailName(email);
+}
+
+/** A member as audit entries name them: by id, and by their email (docs/privacy.md). */
+export function memberObject(listing: MemberListing): { type: string; id: string; name: string } {
+  return { type: 'member', id: listing.member.id, name: listing.person.email };
 }
 
 export function toMemberInfo({ member, person, workspaceSlug }: MemberListing): MemberInfo {
-  return { id: member.id, email: person.email, name: displayName(person), workspace: workspaceSlug, role: member.role, status: member.status, createdAt: isoTime(member.created_at) };
+  return { id: member.id, email: person.email, name: memberName(member.name, person.email), workspace: workspaceSlug, role: member.role, status: member.status, createdAt: isoTime(member.created_at) };
 }
 
 /** An address as stored: trimmed and lowercased, so one person is one row; `validation_failed` if not an address. */

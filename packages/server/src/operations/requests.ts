@@ -153,7 +153,7 @@ export async function replyToRequest(context: OperationContext, principal: Princ
   const row = await context.store.transaction(async (trx) => {
     const found = await requestInScope(trx, principal, input);
     if (found.row.status === 'spam') throw new ServiceError('conflict', `request ${found.row.id} is spam; replies go to requests in the inbox`);
-    const author = await actingName(trx, principal);
+    const author = await actingName(trx, principal, found.workspace.id);
     const now = context.now();
     const reply: RequestReplyRow = { id: newId('rpl', now), request_id: found.row.id, author, message, created_at: now };
     await insertReply(trx, reply);

@@ -49,8 +49,13 @@ export function requireToken(principal: Principal): TokenPrincipal {
   return principal;
 }
 
-/** The name shown wherever the principal acted: a person's name, or a token's `--name`. */
-export async function actingName(db: Db, principal: Principal): Promise<string> {
-  if (isPerson(principal)) return principal.name;
+/** The name shown wherever the principal acted in a workspace: a member's name there, or a token's `--name`. */
+export async function actingName(db: Db, principal: Principal, workspaceId: string | null): Promise<string> {
+  if (isPerson(principal)) return (workspaceId === null ? undefined : membershipIn(principal, workspaceId)?.name) ?? emailName(principal.email);
   return principal.name ?? (await findTokenListing(db, principal.tokenId))?.token.name ?? 'unknown';
+}
+
+/** The part of an address before `@`: a member's name until one is given. */
+export function emailName(email: string): string {
+  return email.slice(0, email.lastIndexOf('@'));
 }

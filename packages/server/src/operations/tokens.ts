@@ -69,7 +69,7 @@ export async function createToken(
     }
     const name = input.name ?? (workspace ? `${workspace.slug} token` : 'admin token');
     const token = await insertToken(trx, { name, tokenHash: hashToken(secret), workspaceId: workspace?.id ?? null }, now);
-    await recordAudit(trx, context, principal, { action: 'token.created', workspaceId: workspace?.id ?? null, object: { type: 'token', id: token.id } });
+    await recordAudit(trx, context, principal, { action: 'token.created', workspaceId: workspace?.id ?? null, object: { type: 'token', id: token.id, name } });
     return { token, workspaceSlug: workspace?.slug ?? null };
   });
   return { token: toTokenInfo(listing), secret };
@@ -108,7 +108,7 @@ export async function revokeToken(context: OperationContext, principal: Principa
     await markRevoked(trx, input.id, context.now());
     // Its settings-area sessions end with it (docs/settings.md).
     await deleteSessionsOfToken(trx, input.id);
-    await recordAudit(trx, context, principal, { action: 'token.revoked', workspaceId: listing.token.workspace_id, object: { type: 'token', id: input.id } });
+    await recordAudit(trx, context, principal, { action: 'token.revoked', workspaceId: listing.token.workspace_id, object: { type: 'token', id: input.id, name: listing.token.name } });
     const revoked = await findTokenListing(trx, input.id);
     if (!revoked) throw new Error(`token ${input.id} vanished while it was revoked`);
     return toTokenInfo(revoked);

@@ -75,6 +75,12 @@ export class WindowRateLimiter implements RateLimiter {
     return new WindowRateLimiter(memory, memory, clientKeys(settings));
   }
 
+  /** Counts in this process only, forgotten when it ends: for what runs operations outside `svc serve` (tests, the harness). */
+  static inProcess(settings: RateLimiterSettings): WindowRateLimiter {
+    const memory = memoryCounter(settings, null);
+    return new WindowRateLimiter(memory, memory, clientKeys(settings));
+  }
+
   static inRedis(client: Redis, keyPrefix: string, settings: RateLimiterSettings): WindowRateLimiter {
     const fallback = memoryCounter(settings, null);
     const counter = new RedisCounter(new RedisIncrements(client), `${keyPrefix}rl:`, fallback, () => settings.observer?.redisFallback());

@@ -4,8 +4,6 @@ export interface PeopleTable {
   id: string;
   /** Lowercased; one person per address. */
   email: string;
-  /** The name they set or were invited with; null shows their email before `@`. */
-  name: string | null;
   created_at: number;
 }
 
@@ -18,6 +16,8 @@ export interface MembersTable {
   workspace_id: string;
   role: MemberRoleText;
   status: MemberStatusText;
+  /** Their name in this workspace: given at the invite, or set by them; null shows their email before `@`. */
+  name: string | null;
   created_at: number;
 }
 
@@ -30,6 +30,8 @@ export interface PersonLinksTable {
   /** The membership an invite activates; null for an email sign-in link. */
   member_id: string | null;
   purpose: PersonLinkPurpose;
+  /** 1: an invite link the inviter has seen too (it proves nothing about the address); 0: emailed only. */
+  shown: number;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -38,6 +40,8 @@ export interface PersonLinksTable {
 export interface PersonSessionsTable {
   id_hash: string;
   person_id: string;
+  /** The one workspace a session started by a shown invite link may see; null: every membership of the person. */
+  workspace_id: string | null;
   created_at: number;
   last_seen_at: number;
   expires_at: number;

@@ -444,6 +444,11 @@ export interface AuditLogTable {
   action: string;
   object_type: string | null;
   object_id: string | null;
+  /** The object's name when it changed (a member's email, a token's name); null where none is kept. */
+  object_name: string | null;
+  /** What a change of one value (a role, a name) changed it from and to. */
+  change_from: string | null;
+  change_to: string | null;
   ip: string | null;
 }
 export type AuditLogRow = Selectable<AuditLogTable>;

@@ -1,35 +1,85 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { adminPrincipal, newEncryptionKey, operationContext, selectBackend } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPrincipal, type MailServer, newEncryptionKey, operationContext, selectBackend, startMailServer } from '@svc/testkit';
 import { useBackendStore } from '@svc/testkit/vitest';
 import type { OperationContext } from '../../src/operations/context.js';
-import { inviteLifetimeMs, inviteMember } from '../../src/operations/members.js';
-import { describePersonLink, emailLinkLifetimeMs, emailSignInLink, spendPersonLink } from '../../src/operations/person-sign-in.js';
+import { inviteLifetimeMs, inviteMember, removeMember } from '../../src/operations/members.js';
+import { describePersonLink, emailLinkLifetimeMs, emailSignInLink, personPrincipal, spendPersonLink } from '../../src/operations/person-sign-in.js';
 import { ensureWorkspace } from '../../src/store/queries/projects.js';
 import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
 
 const backend = await selectBackend();
 
-/** The time-bound parts of invites and email links, with a clock the test moves (no sleeping). */
-describe.runIf(backend.available)(`invite and email sign-in links over time on ${backend.name}`, () => {
+/** Invite and email links over time and by how far they reach, with a clock the test moves (no sleeping). */
+describe.runIf(backend.available)(`invite and email sign-in links on ${backend.name}`, () => {
   const suite = useBackendStore();
   let clock = Date.UTC(2026, 0, 1);
   let context: OperationContext;
+  let mail: MailServer;
+  const workspaceIds: Record<string, string> = {};
 
   beforeAll(async () => {
-    context = { ...operationContext(suite.store, { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()) }), now: () => clock };
-    await ensureWorkspace(suite.store.db, 'acme', clock);
+    mail = await startMailServer();
+    const options = { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()), smtpUrl: mail.url, mailFrom: 'svc@agency.example' };
+    context = { ...operationContext(suite.store, options), now: () => clock };
+    for (const slug of ['acme', 'globex']) workspaceIds[slug] = (await ensureWorkspace(suite.store.db, slug, clock)).id;
+  });
+  afterAll(async () => {
+    context?.mail?.sender.close();
+    await mail?.close();
   });
 
   const secretOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+  /** Invites, and returns the secrets of the link shown and of the one emailed. */
+  const invite = async (email: string, workspace: string) => {
+    const before = mail.mails.length;
+    const { inviteUrl, member } = await inviteMember(context, adminPrincipal, { email, workspace });
+    await mail.waitFor(before + 1);
+    const emailed = /\/login\/invite\/([0-9a-z]+)/.exec(mail.mails[before]!.raw.replace(/=\r?\n/g, ''))![1]!;
+    return { member, shown: secretOf(inviteUrl), emailed };
+  };
 
   it('an invite works until 7 days have passed, then never', async () => {
-    const { inviteUrl } = await inviteMember(context, adminPrincipal, { email: 'late@agency.example', workspace: 'acme' });
-    const secret = secretOf(inviteUrl);
+    const { shown, emailed } = await invite('late@agency.example', 'acme');
     clock += inviteLifetimeMs - 1;
-    expect(await describePersonLink(context, 'invite', secret)).toMatchObject({ email: 'late@agency.example', workspace: 'acme' });
+    for (const secret of [shown, emailed]) expect(await describePersonLink(context, 'invite', secret)).toMatchObject({ email: 'late@agency.example', workspace: 'acme' });
     clock += 1;
-    expect(await describePersonLink(context, 'invite', secret)).toBeNull();
-    expect(await spendPersonLink(context, 'invite', secret)).toBeNull();
+    for (const secret of [shown, emailed]) {
+      expect(await describePersonLink(context, 'invite', secret)).toBeNull();
+      expect(await spendPersonLink(context, 'invite', secret)).toBeNull();
+    }
+  });
+
+  it('the emailed invite signs in as the person; the shown one opens the inviting workspace only, and each spends the other', async () => {
+    const first = await invite('sam@agency.example', 'acme');
+    expect(await describePersonLink(context, 'invite', first.emailed)).toMatchObject({ reach: 'person' });
+    expect(await describePersonLink(context, 'invite', first.shown)).toMatchObject({ reach: 'workspace' });
+    const signIn = await spendPersonLink(context, 'invite', first.emailed);
+    expect(signIn).toEqual({ personId: expect.stringMatching(/^per_/), limitedTo: null });
+    expect(await spendPersonLink(context, 'invite', first.shown)).toBeNull();
+
+    // Sam is active in acme: globex's shown link cannot add globex to his account, and stays unspent.
+    const second = await invite('sam@agency.example', 'globex');
+    expect(await describePersonLink(context, 'invite', second.shown)).toMatchObject({ reach: 'refused' });
+    expect(await spendPersonLink(context, 'invite', second.shown)).toBe('refused');
+    expect(await spendPersonLink(context, 'invite', second.shown)).toBe('refused');
+    // Once he no longer belongs to acme, it opens globex, and globex only.
+    const acme = (await personPrincipal(context, (signIn as { personId: string }).personId, null))!.memberships[0]!;
+    await removeMember(context, adminPrincipal, { id: acme.memberId });
+    const limited = await spendPersonLink(context, 'invite', second.shown);
+    expect(limited).toEqual({ personId: (signIn as { personId: string }).personId, limitedTo: workspaceIds['globex'] });
+    expect(await spendPersonLink(context, 'invite', second.emailed)).toBeNull();
+  });
+
+  it('a session limited to a workspace sees that membership only', async () => {
+    const first = await invite('kim@agency.example', 'acme');
+    const signIn = (await spendPersonLink(context, 'invite', first.emailed)) as { personId: string };
+    const second = await invite('kim@agency.example', 'globex');
+    await spendPersonLink(context, 'invite', second.emailed);
+    const everywhere = await personPrincipal(context, signIn.personId, null);
+    expect(everywhere?.memberships.map((membership) => membership.workspaceId).sort()).toEqual([workspaceIds['acme'], workspaceIds['globex']].sort());
+    const limited = await personPrincipal(context, signIn.personId, workspaceIds['globex']!);
+    expect(limited?.memberships.map((membership) => membership.workspaceId)).toEqual([workspaceIds['globex']]);
+    expect(limited?.limitedTo).toBe(workspaceIds['globex']);
   });
 
   it('a malformed address is validation_failed', async () => {
@@ -37,19 +87,20 @@ describe.runIf(backend.available)(`invite and email sign-in links over time on $
   });
 
   it('an email link works for 15 minutes, once; an invited (not yet active) address gets none', async () => {
-    const { inviteUrl } = await inviteMember(context, adminPrincipal, { email: 'sam@agency.example', workspace: 'acme' });
-    await emailSignInLink(context, 'sam@agency.example');
-    expect(await suite.store.db.selectFrom('person_links').selectAll().where('purpose', '=', 'email').execute()).toHaveLength(0);
+    const { shown } = await invite('lee@agency.example', 'acme');
+    await emailSignInLink(context, 'lee@agency.example');
+    const emailLinks = () => suite.store.db.selectFrom('person_links').innerJoin('people', 'people.id', 'person_links.person_id').selectAll('person_links').where('purpose', '=', 'email').where('people.email', '=', 'lee@agency.example').execute();
+    expect(await emailLinks()).toHaveLength(0);
     // An invite is no email sign-in link: asked for as one, it is unknown and stays unspent.
-    expect(await describePersonLink(context, 'email', secretOf(inviteUrl))).toBeNull();
-    expect(await spendPersonLink(context, 'email', secretOf(inviteUrl))).toBeNull();
-    const personId = await spendPersonLink(context, 'invite', secretOf(inviteUrl));
-    expect(personId).toMatch(/^per_/);
-    expect(await spendPersonLink(context, 'invite', secretOf(inviteUrl))).toBeNull();
+    expect(await describePersonLink(context, 'email', shown)).toBeNull();
+    expect(await spendPersonLink(context, 'email', shown)).toBeNull();
+    expect(await spendPersonLink(context, 'invite', shown)).toMatchObject({ personId: expect.stringMatching(/^per_/) });
+    expect(await spendPersonLink(context, 'invite', shown)).toBeNull();
     // The address is compared as stored (trimmed, lower case), whoever calls.
-    await emailSignInLink(context, ' Sam@Agency.EXAMPLE ');
-    const links = await suite.store.db.selectFrom('person_links').selectAll().where('purpose', '=', 'email').execute();
+    await emailSignInLink(context, ' Lee@Agency.EXAMPLE ');
+    const links = await emailLinks();
     expect(links).toHaveLength(1);
     expect(Number(links[0]!.expires_at) - clock).toBe(emailLinkLifetimeMs);
+    expect(Number(links[0]!.shown)).toBe(0);
   });
 });

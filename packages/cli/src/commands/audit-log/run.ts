@@ -21,15 +21,23 @@ export async function list(context: ContextOf<typeof auditLogCommand>): Promise<
             { header: 'ACTOR', value: actorText },
             { header: 'ACTION', value: (entry) => entry.action },
             { header: 'WHERE', value: (entry) => [entry.workspace, entry.project].filter((part) => part !== null).join('/') || '-' },
-            { header: 'OBJECT', value: (entry) => (entry.object === null ? '-' : `${entry.object.type} ${entry.object.id}`) },
+            { header: 'OBJECT', value: objectText },
+            { header: 'CHANGE', value: (entry) => (entry.change === undefined ? '-' : `${entry.change.from ?? '-'} → ${entry.change.to ?? '-'}`) },
             { header: 'IP', value: (entry) => entry.ip ?? '-' },
           ]),
     (page) => page.nextCursor !== null && `More: svc audit-log --cursor ${page.nextCursor} (with the same filters)`,
   );
 }
 
+/** The name, with the kind and id beside it: a member who took a token's name is told from the token. */
 function actorText(entry: AuditEntry): string {
-  return entry.actor.type === 'member' ? entry.actor.name : `${entry.actor.name} (${entry.actor.type})`;
+  return `${entry.actor.name} (${entry.actor.type} ${entry.actor.id})`;
+}
+
+function objectText(entry: AuditEntry): string {
+  if (entry.object === null) return '-';
+  const { type, id, name } = entry.object;
+  return name === undefined ? `${type} ${id}` : `${type} ${id} (${name})`;
 }
 
 /** An ISO 8601 time as given (the server checks it), or a duration back from now (`2h`, `7d`) as an ISO time. */

@@ -13,7 +13,8 @@ export async function invite(context: ContextOf<typeof membersInvite>): Promise<
     context,
     (api) => api.post(cliPaths.members(), { email, name: options.name, role: options.role, workspace: options.workspace }, InviteMemberResponse),
     (result) => result.inviteUrl,
-    (result) => `Invited ${result.member.email} to ${result.member.workspace} as ${result.member.role} (${result.member.id}). The link works once, for 7 days.`,
+    (result) =>
+      `Invited ${result.member.email} to ${result.member.workspace} as ${result.member.role} (${result.member.id}). This link works once, for 7 days, and opens ${result.member.workspace} only; the invite emailed to them (with --smtp-url) signs them in as themselves.`,
   );
 }
 
@@ -49,6 +50,6 @@ export async function remove(context: ContextOf<typeof membersRemove>): Promise<
   return callServer(
     context,
     (api) => api.delete(cliPaths.member(id), MemberResponse),
-    (result) => `Removed ${result.member.email} from ${result.member.workspace}; their sessions have ended.`,
+    (result) => `Removed ${result.member.email} from ${result.member.workspace}; their access to it has ended.`,
   );
 }

@@ -22,9 +22,10 @@ export function memberPages(app: FastifyInstance, tools: SettingsRequestTools): 
   };
 
   /** A refusal the person can act on is shown on the page; anything else is the error page's. */
-  const shown = (error: unknown): error is ServiceError => error instanceof ServiceError && (error.code === 'validation_failed' || error.code === 'conflict');
+  const shown = (error: unknown): error is ServiceError =>
+    error instanceof ServiceError && (error.code === 'validation_failed' || error.code === 'conflict' || error.code === 'last_owner' || error.code === 'rate_limited');
 
-  const notices: Record<string, string> = { removed: 'Member removed. They were signed out.', role: 'Role changed.' };
+  const notices: Record<string, string> = { removed: 'Member removed. Their access to this workspace ended.', role: 'Role changed.' };
 
   app.get<{ Params: WorkspaceParams; Querystring: { done?: string } }>('/settings/:workspace/members', (request, reply) => {
     const notice = notices[request.query.done ?? ''];
@@ -53,12 +54,22 @@ export function memberPages(app: FastifyInstance, tools: SettingsRequestTools): 
   app.post<{ Params: WorkspaceParams & { id: string }; Body: Body }>('/settings/:workspace/members/:id/role', async (request, reply) => {
     const role = field(request.body, 'role');
     if (!isRole(role)) return show(request, reply, 400, { error: 'Choose Member or Owner.' });
-    await setMemberRole(context, tools.session(request).principal, { id: request.params.id, role });
+    try {
+      await setMemberRole(context, tools.session(request).principal, { id: request.params.id, role });
+    } catch (error) {
+      if (!shown(error)) throw error;
+      return show(request, reply, error.status, { error: `Role not changed: ${error.message}` });
+    }
     return redirectTo(reply, `/settings/${encodeURIComponent(request.params.workspace)}/members?done=role`);
   });
 
   app.post<{ Params: WorkspaceParams & { id: string } }>('/settings/:workspace/members/:id/remove', async (request, reply) => {
-    await removeMember(context, tools.session(request).principal, { id: request.params.id });
+    try {
+      await removeMember(context, tools.session(request).principal, { id: request.params.id });
+    } catch (error) {
+      if (!shown(error)) throw error;
+      return show(request, reply, error.status, { error: `Not removed: ${error.message}` });
+    }
     return redirectTo(reply, `/settings/${encodeURIComponent(request.params.workspace)}/members?done=removed`);
   });
 

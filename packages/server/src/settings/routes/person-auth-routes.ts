@@ -42,6 +42,19 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
     return sendPage(reply, 401, ErrorPage({ frame: tools.frame(request), status: 401, title: 'Sign-in link not valid', message, signedIn: false }));
   };
 
+  /**
+   * The invite link shown to whoever invited a person who belongs to another workspace: it
+   * proves nothing about the address, so it signs nobody in (docs/members.md). A valid link,
+   * so no failed authentication; left unspent.
+   */
+  const linkRefused = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const message = context.mail
+      ? 'This is the invitation link shown to whoever invited you. You already belong to another workspace, so only the invitation emailed to you can add this one to your account: open the link in that email.'
+      : 'This is the invitation link shown to whoever invited you. You already belong to another workspace, and this server sends no email, so it cannot tell that this address is yours: ask the person who runs it to set up email (svc serve --smtp-url) and invite you again.';
+    const title = context.mail ? 'Use the invitation emailed to you' : 'This link cannot sign you in';
+    return sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title, message, signedIn: false }));
+  };
+
   for (const kind of ['invite', 'email'] as const) {
     const path = `/login/${kind}/:secret`;
     // Opening a link only shows who would sign in: mail scanners open links before people do.
@@ -50,6 +63,7 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
       const { secret } = request.params;
       const holder = await describePersonLink(context, kind, secret);
       if (holder === null) return linkNotValid(request, reply, kind === 'invite');
+      if (holder.reach === 'refused') return linkRefused(request, reply);
       const csrfToken = issueSignInFormToken(request, reply, context.urls.baseUrl);
       return sendPage(reply, 200, PersonLinkPage({ frame: tools.frame(request), action: `/login/${kind}/${encodeURIComponent(secret)}`, csrfToken, holder }));
     });
@@ -60,10 +74,11 @@ export function personAuthRoutes(app: FastifyInstance, tools: SettingsRequestToo
         return sendPage(reply, 403, ErrorPage({ frame: tools.frame(request), status: 403, title: 'Request refused', message, signedIn: false }));
       }
       if (!(await allowAttempt(request, reply))) return reply;
-      const personId = await spendPersonLink(context, kind, request.params.secret);
-      if (personId === null) return linkNotValid(request, reply, kind === 'invite');
+      const signIn = await spendPersonLink(context, kind, request.params.secret);
+      if (signIn === null) return linkNotValid(request, reply, kind === 'invite');
+      if (signIn === 'refused') return linkRefused(request, reply);
       clearSignInFormCookie(reply, context.urls.baseUrl);
-      const id = await startPersonSession(context, personId, request.clientAddress);
+      const id = await startPersonSession(context, signIn, request.clientAddress);
       const { name, options } = sessionCookieFor(context.urls.baseUrl);
       void reply.setCookie(name, id, { ...options, maxAge: sessionMaxMs / 1000 });
       return redirectTo(reply, '/settings');

@@ -3,7 +3,7 @@ import { hashToken as hashSecret } from '../../auth/token-secrets.js';
 import { randomToken } from '../../ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { OperationContext } from '../../operations/context.js';
-import { personPrincipal } from '../../operations/person-sign-in.js';
+import { personPrincipal, type PersonSignIn } from '../../operations/person-sign-in.js';
 import { deletePersonSession, findPersonSession, insertPersonSession, touchPersonSession } from '../../store/queries/person-sessions.js';
 import { recordAudit } from '../../operations/audit-log.js';
 import { findTokenListing } from '../../store/queries/tokens.js';
@@ -42,16 +42,17 @@ export async function startSession(context: OperationContext, tokenId: string, i
 }
 
 /**
- * A session of a person (signed in by an invite or an email link; docs/members.md). The
- * sign-in is recorded in the audit log of each workspace they are a member of, in the
- * session's transaction.
+ * A session of a person (signed in by an invite or an email link; docs/members.md), limited
+ * to one workspace when the link proved nothing about the address. The sign-in is recorded
+ * in the audit log of each workspace the session sees, in the session's transaction.
  */
-export async function startPersonSession(context: OperationContext, personId: string, ip: string | null = null): Promise<string> {
+export async function startPersonSession(context: OperationContext, signIn: PersonSignIn, ip: string | null = null): Promise<string> {
   const id = randomToken(256);
   const now = context.now();
-  const principal = await personPrincipal(context, personId);
+  const { personId, limitedTo } = signIn;
+  const principal = await personPrincipal(context, personId, limitedTo);
   await context.store.transaction(async (trx) => {
-    await insertPersonSession(trx, { idHash: hashSecret(id), personId, now, expiresAt: now + sessionMaxMs });
+    await insertPersonSession(trx, { idHash: hashSecret(id), personId, workspaceId: limitedTo, now, expiresAt: now + sessionMaxMs });
     if (principal === null) return;
     for (const membership of principal.memberships) {
       await recordAudit(trx, context, { ...principal, ip }, { action: 'session.started', workspaceId: membership.workspaceId });
@@ -84,7 +85,7 @@ async function resumePersonSession(context: OperationContext, sessionId: string,
     await deletePersonSession(context.store.db, idHash);
     return null;
   }
-  const principal = await personPrincipal(context, record.personId);
+  const principal = await personPrincipal(context, record.personId, record.workspaceId);
   if (!principal) return null;
   if (now - record.lastSeenAt >= touchEveryMs) await touchPersonSession(context.store.db, idHash, now);
   return { principal: { ...principal, ip }, csrfToken: csrfTokenOf(sessionId) };

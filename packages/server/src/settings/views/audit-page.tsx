@@ -33,7 +33,7 @@ export function AuditPage(props: { frame: PageFrame; workspace: string; projects
         <div>
           <h1>Audit log</h1>
           <p class="lead">
-            Who changed what in <strong>{props.workspace}</strong>, newest first: one entry per change made here, with the CLI or by an inbound webhook. Entries name what changed by its id, never its contents.
+            Who changed what in <strong>{props.workspace}</strong>, newest first: one entry per change made here, with the CLI or by an inbound webhook. Entries name what changed by its id (a member also by their email, a token by its name), never its contents.
           </p>
         </div>
       </div>
@@ -84,6 +84,16 @@ export function AuditPage(props: { frame: PageFrame; workspace: string; projects
   );
 }
 
+/** Whoever acted is named with their kind and id beside the name: a member may take a token's name. */
+const actorKinds: Record<AuditEntry['actor']['type'], string> = { token: 'Token', member: 'Member', system: 'System' };
+
+/** What a change of one value changed, by its action (docs/privacy.md). */
+function changeLabel(action: string): string {
+  if (action === 'member.role_changed') return 'role';
+  if (action === 'member.renamed') return 'name';
+  return 'from';
+}
+
 function AuditRow(props: { entry: AuditEntry }) {
   const { entry } = props;
   return (
@@ -91,14 +101,19 @@ function AuditRow(props: { entry: AuditEntry }) {
       <Cell>
         <strong class="mono small">{entry.action}</strong>
       </Cell>
-      <Cell label="Who">
-        <Breakable text={entry.actor.name} /> {entry.actor.type === 'member' ? null : <Badge tone="neutral">{entry.actor.type === 'token' ? 'Token' : 'System'}</Badge>}
+      <Cell label="Who" class="url">
+        <Breakable text={entry.actor.name} /> <Badge tone="neutral">{actorKinds[entry.actor.type]}</Badge>
+        <div class="muted small">
+          <span class="mono">
+            <Breakable text={entry.actor.id} />
+          </span>
+        </div>
       </Cell>
       <Cell label="When" class="small">
         <Time at={entry.at} />
       </Cell>
       <Cell label="Project">{entry.project === null ? <span class="muted">—</span> : <Breakable text={entry.project} />}</Cell>
-      <Cell label="Object" class="small">
+      <Cell label="Object" class="small url">
         {entry.object === null ? (
           <span class="muted">—</span>
         ) : (
@@ -106,7 +121,17 @@ function AuditRow(props: { entry: AuditEntry }) {
             {entry.object.type} <span class="mono">
               <Breakable text={entry.object.id} />
             </span>
+            {entry.object.name === undefined ? null : (
+              <div class="breakable">
+                <Breakable text={entry.object.name} />
+              </div>
+            )}
           </>
+        )}
+        {entry.change === undefined ? null : (
+          <div>
+            {changeLabel(entry.action)} <Breakable text={entry.change.from ?? '—'} /> → <Breakable text={entry.change.to ?? '—'} />
+          </div>
         )}
       </Cell>
       <Cell label="From" class="small mono">

@@ -65,7 +65,7 @@ export function Empty(props: { title: string; children: ComponentChildren }) {
   );
 }
 
-export function Notice(props: { tone: 'ok' | 'bad'; children: ComponentChildren }) {
+export function Notice(props: { tone: 'ok' | 'bad' | 'warn'; children: ComponentChildren }) {
   return (
     <div class={`notice ${props.tone}`} role={props.tone === 'bad' ? 'alert' : 'status'}>
       {props.children}

@@ -82,7 +82,7 @@ export function EmailSentPage(props: { frame: PageFrame; email: string }) {
 
 /** What opening an invite or an email sign-in link shows: who would sign in, and the one button. */
 export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: PersonLinkHolder }) {
-  const { name, email, workspace } = props.holder;
+  const { name, email, workspace, reach } = props.holder;
   return (
     <CardPage frame={props.frame} title="Sign in">
       <h1>Sign in to svc</h1>
@@ -94,6 +94,11 @@ export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfTo
           </>
         )}
       </p>
+      {reach === 'workspace' && workspace !== null ? (
+        <p>
+          This link signs you in to <strong>{workspace}</strong> only. To see every workspace you belong to, sign in with a link emailed to you.
+        </p>
+      ) : null}
       <p class="muted">
         {workspace === null ? 'This link was emailed to you and works once, for 15 minutes.' : 'This invitation works once, for 7 days.'} If you did not ask for it, close this page.
       </p>

@@ -17,6 +17,9 @@ export interface MembersPageProps {
 export function MembersPage(props: MembersPageProps) {
   const csrf = props.frame.csrfToken;
   const base = `/settings/${encodeURIComponent(props.workspace)}/members`;
+  // The last active owner can be neither demoted nor removed (409 last_owner): not offered.
+  const owners = props.members.filter((member) => member.role === 'owner' && member.status === 'active');
+  const lastOwner = owners.length === 1 ? owners[0]?.id : undefined;
   return (
     <Shell frame={props.frame} title={`Members of ${props.workspace}`} crumbs={[{ label: 'Projects', href: '/settings' }, { label: props.workspace }, { label: 'Members' }]}>
       <div class="page-head">
@@ -28,7 +31,8 @@ export function MembersPage(props: MembersPageProps) {
       {props.invited ? (
         <SecretOnce id="invite-link" title={`Invitation for ${props.invited.email}`} value={props.invited.url}>
           <p class="small">
-            {props.invited.emailed ? 'It was also emailed to them. ' : ''}Send it to them: it works once, for 7 days. Inviting them again makes a new link and stops this one.
+            {props.invited.emailed ? 'Another link was emailed to them, which signs them in to every workspace they belong to. ' : ''}This one works once, for 7 days, and signs them in to{' '}
+            {props.workspace} only, and not at all if they already belong to another workspace{props.invited.emailed ? ' (then they use the emailed one)' : ''}. Inviting them again makes new links and stops these.
           </p>
         </SecretOnce>
       ) : null}
@@ -53,7 +57,9 @@ export function MembersPage(props: MembersPageProps) {
                 <Cell label="Since" class="small">
                   <Time at={member.createdAt} />
                 </Cell>
-                {props.canManage ? (
+                {props.canManage && member.id === lastOwner ? (
+                  <td class="actions muted small">The last owner: make someone else owner to change this one.</td>
+                ) : props.canManage ? (
                   <td class="actions">
                     <PostButton
                       action={`${base}/${encodeURIComponent(member.id)}/role`}
@@ -64,7 +70,7 @@ export function MembersPage(props: MembersPageProps) {
                     {member.status === 'invited' ? (
                       <PostButton action={base} csrf={csrf} label="Invite again" fields={{ email: member.email, role: member.role }} />
                     ) : null}
-                    <PostButton action={`${base}/${encodeURIComponent(member.id)}/remove`} csrf={csrf} label="Remove" kind="danger" confirm={`Remove ${member.email} from ${props.workspace}? They are signed out at once.`} />
+                    <PostButton action={`${base}/${encodeURIComponent(member.id)}/remove`} csrf={csrf} label="Remove" kind="danger" confirm={`Remove ${member.email} from ${props.workspace}? Their access to it ends at once.`} />
                   </td>
                 ) : null}
               </tr>
@@ -86,7 +92,7 @@ export function MembersPage(props: MembersPageProps) {
                 <label for="name">Name</label>
                 <input id="name" name="name" type="text" maxLength={100} aria-describedby="name-hint" />
                 <p class="hint" id="name-hint">
-                  Optional: they can set it themselves.
+                  Optional: their name in this workspace; they can change it.
                 </p>
               </div>
               <div class="field">

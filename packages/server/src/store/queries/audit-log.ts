@@ -9,7 +9,8 @@ export interface NewAuditEntry {
   readonly projectId: string | null;
   readonly actor: { readonly type: string; readonly id: string; readonly name: string };
   readonly action: string;
-  readonly object: { readonly type: string; readonly id: string } | null;
+  readonly object: { readonly type: string; readonly id: string; readonly name?: string | undefined } | null;
+  readonly change: { readonly from: string | null; readonly to: string | null } | null;
   readonly ip: string | null;
 }
 
@@ -29,6 +30,9 @@ export async function insertAuditEntry(db: Db, entry: NewAuditEntry): Promise<st
       action: entry.action,
       object_type: entry.object?.type ?? null,
       object_id: entry.object?.id ?? null,
+      object_name: entry.object?.name ?? null,
+      change_from: entry.change?.from ?? null,
+      change_to: entry.change?.to ?? null,
       ip: entry.ip,
     })
     .execute();

@@ -1,4 +1,4 @@
-import type { Membership } from '../../auth/principal.js';
+import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
 import type { MemberRoleText, MembersTable, MemberStatusText, PeopleTable } from '../schema-people.js';
 
@@ -24,10 +24,6 @@ export async function insertPerson(db: Db, person: PersonRow): Promise<void> {
   await db.insertInto('people').values(person).execute();
 }
 
-export async function setPersonName(db: Db, personId: string, name: string | null): Promise<void> {
-  await db.updateTable('people').set({ name }).where('id', '=', personId).execute();
-}
-
 export async function insertMember(db: Db, member: MemberRow): Promise<void> {
   await db.insertInto('members').values(member).execute();
 }
@@ -42,16 +38,16 @@ function memberListingQuery(db: Db) {
     .innerJoin('people', 'people.id', 'members.person_id')
     .innerJoin('workspaces', 'workspaces.id', 'members.workspace_id')
     .selectAll('members')
-    .select(['people.email', 'people.name', 'people.created_at as person_created_at', 'workspaces.slug as workspace_slug']);
+    .select(['people.email', 'people.created_at as person_created_at', 'workspaces.slug as workspace_slug']);
 }
 
-type ListingRow = MemberRow & { email: string; name: string | null; person_created_at: number; workspace_slug: string };
+type ListingRow = MemberRow & { email: string; person_created_at: number; workspace_slug: string };
 
 function toListing(row: ListingRow): MemberListing {
-  const { email, name, person_created_at, workspace_slug, ...member } = row;
+  const { email, person_created_at, workspace_slug, ...member } = row;
   return {
     member: { ...member, created_at: Number(member.created_at) },
-    person: { id: member.person_id, email, name, created_at: Number(person_created_at) },
+    person: { id: member.person_id, email, created_at: Number(person_created_at) },
     workspaceSlug: workspace_slug,
   };
 }
@@ -76,19 +72,38 @@ export async function membershipsOfPerson(db: Db, personId: string): Promise<Mem
   return (await memberListingQuery(db).where('members.person_id', '=', personId).orderBy('workspaces.slug').execute()).map(toListing);
 }
 
+/** An active membership: a workspace the person may see, their role and the name they have there (null: none set). */
+export interface ActiveMembership {
+  readonly memberId: string;
+  readonly workspaceId: string;
+  readonly role: MemberRoleText;
+  readonly name: string | null;
+}
+
 /** The active memberships of a person: what their session may see. */
-export async function activeMemberships(db: Db, personId: string): Promise<Membership[]> {
+export async function activeMemberships(db: Db, personId: string): Promise<ActiveMembership[]> {
   const rows = await db
     .selectFrom('members')
-    .select(['id', 'workspace_id', 'role'])
+    .select(['id', 'workspace_id', 'role', 'name'])
     .where('person_id', '=', personId)
     .where('status', '=', 'active')
     .execute();
-  return rows.map((row) => ({ memberId: row.id, workspaceId: row.workspace_id, role: row.role }));
+  return rows.map((row) => ({ memberId: row.id, workspaceId: row.workspace_id, role: row.role, name: row.name }));
 }
 
-export async function updateMember(db: Db, memberId: string, changes: { role?: MemberRoleText; status?: MemberStatusText }): Promise<void> {
+export async function updateMember(db: Db, memberId: string, changes: { role?: MemberRoleText; status?: MemberStatusText; name?: string | null }): Promise<void> {
   await db.updateTable('members').set(changes).where('id', '=', memberId).execute();
+}
+
+/**
+ * The ids of the workspace's active owners, locked until the transaction ends where the
+ * backend locks rows: two owners demoting each other at once count one after the other, and
+ * the second sees the first (SQLite runs write transactions one at a time anyway).
+ */
+export async function activeOwnerIds(db: Db, capabilities: Pick<BackendCapabilities, 'rowLocks'>, workspaceId: string): Promise<string[]> {
+  let query = db.selectFrom('members').select('id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').where('status', '=', 'active');
+  if (capabilities.rowLocks) query = query.forUpdate();
+  return (await query.execute()).map((row) => row.id);
 }
 
 export async function deleteMember(db: Db, memberId: string): Promise<void> {

@@ -5,15 +5,24 @@ import type { PersonLinkPurpose } from '../schema-people.js';
 
 export async function insertPersonLink(
   db: Db,
-  link: { idHash: string; personId: string; memberId: string | null; purpose: PersonLinkPurpose; now: number; expiresAt: number },
+  link: { idHash: string; personId: string; memberId: string | null; purpose: PersonLinkPurpose; shown: boolean; now: number; expiresAt: number },
 ): Promise<void> {
   await db
     .insertInto('person_links')
-    .values({ id_hash: link.idHash, person_id: link.personId, member_id: link.memberId, purpose: link.purpose, created_at: link.now, expires_at: link.expiresAt, used_at: null })
+    .values({
+      id_hash: link.idHash,
+      person_id: link.personId,
+      member_id: link.memberId,
+      purpose: link.purpose,
+      shown: link.shown ? 1 : 0,
+      created_at: link.now,
+      expires_at: link.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
-/** Invalidates a membership's invite links (a new invite replaces the old one). */
+/** Invalidates a membership's invite links: a new invite replaces them, and spending one spends the others. */
 export async function deleteInviteLinks(db: Db, memberId: string): Promise<void> {
   await db.deleteFrom('person_links').where('member_id', '=', memberId).execute();
 }
@@ -22,9 +31,13 @@ export interface PersonLinkHolder {
   readonly personId: string;
   readonly memberId: string | null;
   readonly purpose: PersonLinkPurpose;
+  /** An invite link the inviter has seen too. */
+  readonly shown: boolean;
   readonly email: string;
+  /** The name the invite gives them; null for an email sign-in link or an invite without one. */
   readonly name: string | null;
   /** The workspace an invite is to; null for an email sign-in link. */
+  readonly workspaceId: string | null;
   readonly workspaceSlug: string | null;
   readonly expiresAt: number;
 }
@@ -36,13 +49,33 @@ export async function findUsablePersonLink(db: Db, idHash: string, now: number):
     .innerJoin('people', 'people.id', 'person_links.person_id')
     .leftJoin('members', 'members.id', 'person_links.member_id')
     .leftJoin('workspaces', 'workspaces.id', 'members.workspace_id')
-    .select(['person_links.person_id', 'person_links.member_id', 'person_links.purpose', 'person_links.expires_at', 'people.email', 'people.name', 'workspaces.slug'])
+    .select([
+      'person_links.person_id',
+      'person_links.member_id',
+      'person_links.purpose',
+      'person_links.shown',
+      'person_links.expires_at',
+      'people.email',
+      'members.name',
+      'members.workspace_id',
+      'workspaces.slug',
+    ])
     .where('person_links.id_hash', '=', idHash)
     .where('person_links.used_at', 'is', null)
     .where('person_links.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { personId: row.person_id, memberId: row.member_id, purpose: row.purpose, email: row.email, name: row.name, workspaceSlug: row.slug, expiresAt: Number(row.expires_at) };
+  return {
+    personId: row.person_id,
+    memberId: row.member_id,
+    purpose: row.purpose,
+    shown: Number(row.shown) === 1,
+    email: row.email,
+    name: row.name,
+    workspaceId: row.workspace_id,
+    workspaceSlug: row.slug,
+    expiresAt: Number(row.expires_at),
+  };
 }
 
 /**
@@ -55,7 +88,7 @@ export async function spendPersonLink(
   idHash: string,
   purpose: PersonLinkPurpose,
   now: number,
-): Promise<{ personId: string; memberId: string | null } | undefined> {
+): Promise<{ personId: string; memberId: string | null; shown: boolean } | undefined> {
   const row = await db
     .updateTable('person_links')
     .set({ used_at: now })
@@ -63,27 +96,36 @@ export async function spendPersonLink(
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['person_id', 'member_id'])
+    .returning(['person_id', 'member_id', 'shown'])
     .executeTakeFirst();
-  return row ? { personId: row.person_id, memberId: row.member_id } : undefined;
+  return row ? { personId: row.person_id, memberId: row.member_id, shown: Number(row.shown) === 1 } : undefined;
 }
 
-export async function insertPersonSession(db: Db, session: { idHash: string; personId: string; now: number; expiresAt: number }): Promise<void> {
+/** `workspaceId`: the one workspace the session may see (started by a shown invite link); null: all of the person's. */
+export async function insertPersonSession(db: Db, session: { idHash: string; personId: string; workspaceId: string | null; now: number; expiresAt: number }): Promise<void> {
   await db
     .insertInto('person_sessions')
-    .values({ id_hash: session.idHash, person_id: session.personId, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
+    .values({
+      id_hash: session.idHash,
+      person_id: session.personId,
+      workspace_id: session.workspaceId,
+      created_at: session.now,
+      last_seen_at: session.now,
+      expires_at: session.expiresAt,
+    })
     .execute();
 }
 
 export interface PersonSessionRecord {
   readonly personId: string;
+  readonly workspaceId: string | null;
   readonly lastSeenAt: number;
   readonly expiresAt: number;
 }
 
 export async function findPersonSession(db: Db, idHash: string): Promise<PersonSessionRecord | undefined> {
-  const row = await db.selectFrom('person_sessions').select(['person_id', 'last_seen_at', 'expires_at']).where('id_hash', '=', idHash).executeTakeFirst();
-  return row ? { personId: row.person_id, lastSeenAt: Number(row.last_seen_at), expiresAt: Number(row.expires_at) } : undefined;
+  const row = await db.selectFrom('person_sessions').select(['person_id', 'workspace_id', 'last_seen_at', 'expires_at']).where('id_hash', '=', idHash).executeTakeFirst();
+  return row ? { personId: row.person_id, workspaceId: row.workspace_id, lastSeenAt: Number(row.last_seen_at), expiresAt: Number(row.expires_at) } : undefined;
 }
 
 export async function touchPersonSession(db: Db, idHash: string, now: number): Promise<void> {
@@ -94,8 +136,9 @@ export async function deletePersonSession(db: Db, idHash: string): Promise<void>
   await db.deleteFrom('person_sessions').where('id_hash', '=', idHash).execute();
 }
 
-export async function deleteSessionsOfPerson(db: Db, personId: string): Promise<void> {
-  await db.deleteFrom('person_sessions').where('person_id', '=', personId).execute();
+/** Ends the person's sessions that could see only this workspace (their other sessions stay). */
+export async function deleteSessionsLimitedTo(db: Db, personId: string, workspaceId: string): Promise<void> {
+  await db.deleteFrom('person_sessions').where('person_id', '=', personId).where('workspace_id', '=', workspaceId).execute();
 }
 
 /** Removes person sessions past their hard expiry or idle past `idleBefore`, and spent or expired links. */
