@@ -95,4 +95,59 @@ describe.runIf(runs)(`an invited person answers a client in Chromium on ${backen
     await staff.close();
     await client.close();
   });
+
+  it('the pages of a person fit a phone and a laptop with long values: their invite, a limited account, the audit log, a refused link', async () => {
+    const cli = suite.cli;
+    const email = 'maximilian.alexander.featherstonehaugh@a-very-long-agency-domain-name-for-testing.example';
+    const other = 'second-agency-with-a-rather-long-workspace-name-for-layouts';
+    const config = { workspace: other, project: 'site', framework: 'static', environments: { production: { branch: 'main' } } };
+    const created = await fetch(`${cli.url}/api/cli/projects`, { method: 'POST', headers: { authorization: `Bearer ${cli.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ config }) });
+    expect(created.status).toBe(200);
+    const invited = await suite.cli.svc(['members', 'invite', email, '--name', 'Maximilian Alexander Featherstonehaugh-Worthington III', '--role', 'owner', '--workspace', 'client', '--json']);
+    const { inviteUrl } = invited.json<{ inviteUrl: string }>();
+    // The link shown to the inviter says it opens this workspace only; opening it spends nothing.
+    for (const width of [1280, 390]) {
+      const context = await suite.browser.newContext({ viewport: { width, height: 844 } });
+      const tab = await context.newPage();
+      await tab.goto(inviteUrl);
+      await tab.getByText('signs you in to client only').waitFor();
+      expect(await fits(tab), `invite at ${width}`).toBe(true);
+      await shoot(tab, `members-invite-limited-${width}`);
+      await context.close();
+    }
+    const signIn = await suite.browser.newContext();
+    const tab = await signIn.newPage();
+    await tab.goto(inviteUrl);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.waitForURL(/\/settings$/);
+    const storageState = await signIn.storageState();
+    await signIn.close();
+    // A role change, so that the audit log names a member by a long email, with the old and new role.
+    const bart = (await suite.cli.svc(['members', 'list', '--workspace', 'client', '--json'])).json<{ members: { id: string; email: string }[] }>().members.find((member) => member.email.startsWith('bartholomew'))!;
+    expect((await suite.cli.svc(['members', 'set', bart.id, '--role', 'owner'])).code).toBe(0);
+    for (const width of [1280, 390]) {
+      // bypassCSP only so that axe-core can be injected.
+      const context = await suite.browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true, storageState });
+      const page = await context.newPage();
+      for (const [name, path] of [['members-account-limited', '/settings/account'], ['members-audit', '/settings/client/audit']] as const) {
+        expect((await page.goto(`${cli.url}${path}`))?.status(), path).toBe(200);
+        await shoot(page, `${name}-${width}`);
+        expect(await fits(page), `${name} at ${width}`).toBe(true);
+        expect(await seriousAccessibilityViolations(page), `${name} at ${width}`).toEqual([]);
+      }
+      await context.close();
+    }
+    // Another workspace's link for him, now that he belongs to client: it signs nobody in, and says why.
+    const refused = (await suite.cli.svc(['members', 'invite', email, '--workspace', other, '--json'])).json<{ inviteUrl: string }>().inviteUrl;
+    for (const width of [1280, 390]) {
+      const context = await suite.browser.newContext({ viewport: { width, height: 844 } });
+      const tab = await context.newPage();
+      const answer = await tab.goto(refused);
+      expect(answer?.status()).toBe(403);
+      await tab.getByText('sends no email').waitFor();
+      expect(await fits(tab), `refused link at ${width}`).toBe(true);
+      await shoot(tab, `members-invite-refused-${width}`);
+      await context.close();
+    }
+  });
 });
