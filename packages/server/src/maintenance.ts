@@ -15,7 +15,6 @@ import {
   removeOldSpamRequests,
   removeOldSubmissions,
 } from './store/queries/retention.js';
-import { deleteExpiredPersonSessions } from './store/queries/person-sessions.js';
 import { deleteExpiredSessions } from './store/queries/sessions.js';
 import { deleteExpiredSolutions } from './store/queries/spent-solutions.js';
 import type { Store } from './store/store.js';
@@ -64,7 +63,6 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
     await deleteExpiredSolutions(store.db, now);
-    await deleteExpiredPersonSessions(store.db, now, now - sessionIdleMs);
     const disabled = await store.transaction((trx) => disableLongFailingWebhooks(trx, now - options.webhookFailureWindowMs, failingReason(options.webhookFailureWindowMs), now));
     if (disabled.length > 0) options.logger.warn({ webhooks: disabled }, 'disabled webhooks whose every attempt failed for the whole failure window');
     await removeInBatches('deliveries', (db) => removeFinishedDeliveries(db, now - options.retentionDeliveriesMs, batchRows));

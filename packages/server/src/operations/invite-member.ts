@@ -3,7 +3,7 @@ import type { InviteMemberRequest, MemberInfo } from '@svc/protocol/api';
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { newId, randomToken } from '../ids.js';
 import { findMemberListing, findMemberOf, findPersonByEmail, insertMember, insertPerson, updateMember, type MemberListing } from '../store/queries/members.js';
-import { deleteInviteLinks, insertPersonLink } from '../store/queries/person-sessions.js';
+import { deleteLinksOfMember, insertLink } from '../store/queries/one-time-links.js';
 import { findWorkspaceById } from '../store/queries/projects.js';
 import type { WorkspaceRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
@@ -67,16 +67,16 @@ export async function inviteMember(context: OperationContext, principal: Princip
     }
     let member = await findMemberOf(trx, workspace.id, person.id);
     if (member) {
-      await deleteInviteLinks(trx, member.id);
+      await deleteLinksOfMember(trx, member.id);
       const before = await findMemberListing(trx, member.id);
       if (before) await changeInvited(trx, context, principal, before, { role: input.role, name });
     } else {
       member = { id: newId('mem', now), person_id: person.id, workspace_id: workspace.id, role: input.role ?? 'member', status: 'invited', name: name ?? null, created_at: now };
       await insertMember(trx, member);
     }
-    const link = { personId: person.id, memberId: member.id, purpose: 'invite' as const, now, expiresAt: now + inviteLifetimeMs };
-    await insertPersonLink(trx, { ...link, idHash: hashSecret(shown), shown: true });
-    if (emailed !== null) await insertPersonLink(trx, { ...link, idHash: hashSecret(emailed), shown: false });
+    const link = { purpose: 'invite' as const, memberId: member.id, now, expiresAt: now + inviteLifetimeMs };
+    await insertLink(trx, { ...link, idHash: hashSecret(shown), shown: true });
+    if (emailed !== null) await insertLink(trx, { ...link, idHash: hashSecret(emailed) });
     const stored = await findMemberListing(trx, member.id);
     if (!stored) throw new Error(`member ${member.id} vanished while it was invited`);
     await recordAudit(trx, context, principal, { action: 'member.invited', workspaceId: workspace.id, object: memberObject(stored) });

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { MemberInfo, MemberRole } from '@svc/protocol/api';
 import { activeOwnerIds, deleteMember, findMemberListing, listMembers as queryMembers, updateMember, type MemberListing } from '../store/queries/members.js';
-import { deleteSessionsLimitedTo } from '../store/queries/person-sessions.js';
+import { deleteSessionsLimitedTo } from '../store/queries/sessions.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';

@@ -1,8 +1,7 @@
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
 import { randomToken } from '../ids.js';
-import { activeMemberships, findMemberListing, findPersonByEmail, findPersonById, updateMember } from '../store/queries/members.js';
-import { deleteInviteLinks, findUsablePersonLink, insertPersonLink, spendPersonLink as spendStoredLink, type PersonLinkHolder as StoredHolder } from '../store/queries/person-sessions.js';
-import type { PersonLinkPurpose } from '../store/schema-people.js';
+import { activeMemberships, findMemberListing, findPersonByEmail, updateMember } from '../store/queries/members.js';
+import { deleteLinksOfMember, insertLink, type UsableLink } from '../store/queries/one-time-links.js';
 import type { Db } from '../store/store.js';
 import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
@@ -13,85 +12,30 @@ import { emailName } from './rights.js';
 /** A sign-in link sent by email works once, for 15 minutes (docs/members.md). */
 export const emailLinkLifetimeMs = 15 * 60 * 1000;
 
-/** Whom a usable invite or email link signs in, shown on its page before the button. */
-export interface PersonLinkHolder {
-  readonly name: string;
-  readonly email: string;
-  /** The workspace of an invite; null for an email sign-in link. */
-  readonly workspace: string | null;
-  readonly expiresAt: string;
-  /**
-   * How the link may sign in: `person` (it reached only the mailbox: every workspace of
-   * theirs), `workspace` (an invite link the inviter saw too: this workspace only), or
-   * `refused` (such a link of a person who belongs to another workspace: nobody).
-   */
-  readonly reach: 'person' | 'workspace' | 'refused';
-}
-
-/** Whom a spent link signs in: the person, and the one workspace the session may see when the link proved nothing about the address. */
-export interface PersonSignIn {
-  readonly personId: string;
-  readonly limitedTo: string | null;
-}
-
-function possibleSecret(secret: string): boolean {
-  return secret.length > 0 && secret.length <= 128;
-}
-
 /**
- * How far a link reaches (docs/members.md): only a link that reached the mailbox alone
- * proves control of the address. An invite link the inviter has seen may at most open the
- * inviting workspace, and never for a person who belongs to another.
+ * How far a person's link reaches (docs/members.md, "Who gets a session"): `person` (it
+ * reached only the mailbox: every workspace of theirs), `workspace` (an invite link the
+ * inviter saw too: that workspace only), or `refused` (such a link of a person who is an
+ * active member of another workspace: nobody).
  */
-async function reachOf(db: Db, link: StoredHolder): Promise<PersonLinkHolder['reach']> {
-  if (!link.shown || link.workspaceId === null) return 'person';
-  const elsewhere = (await activeMemberships(db, link.personId)).some((membership) => membership.workspaceId !== link.workspaceId);
+export type LinkReach = 'person' | 'workspace' | 'refused';
+
+/** Only a link that reached the mailbox alone proves control of the address. */
+export async function linkReach(db: Db, link: Pick<UsableLink, 'shown' | 'person' | 'member'>): Promise<LinkReach> {
+  if (!link.shown || !link.member || !link.person) return 'person';
+  const workspaceId = link.member.workspaceId;
+  const elsewhere = (await activeMemberships(db, link.person.id)).some((membership) => membership.workspaceId !== workspaceId);
   return elsewhere ? 'refused' : 'workspace';
 }
 
-/** Who a link of the given purpose would sign in, without spending it; null if unknown, used, expired or of another purpose. */
-export async function describePersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<PersonLinkHolder | null> {
-  if (!possibleSecret(secret)) return null;
-  const found = await findUsablePersonLink(context.store.db, hashSecret(secret), context.now());
-  if (!found || found.purpose !== purpose) return null;
-  return {
-    name: memberName(found.name, found.email),
-    email: found.email,
-    workspace: found.workspaceSlug,
-    expiresAt: new Date(found.expiresAt).toISOString(),
-    reach: await reachOf(context.store.db, found),
-  };
-}
-
-/**
- * Spends a link of the given purpose (the route it was opened at: an invite link is no
- * sign-in link, nor the other way round): an invite also makes its membership `active` and
- * spends the invite's other link, in the same transaction. Returns whom it signs in; null
- * if the link is unknown, used, expired or of another purpose, and `refused` for an invite
- * link the inviter saw of a person who belongs to another workspace (both left unspent).
- */
-export async function spendPersonLink(context: OperationContext, purpose: PersonLinkPurpose, secret: string): Promise<PersonSignIn | 'refused' | null> {
-  if (!possibleSecret(secret)) return null;
-  const now = context.now();
-  const idHash = hashSecret(secret);
-  return context.store.transaction(async (trx) => {
-    const found = await findUsablePersonLink(trx, idHash, now);
-    if (!found || found.purpose !== purpose) return null;
-    const reach = await reachOf(trx, found);
-    if (reach === 'refused') return 'refused';
-    const spent = await spendStoredLink(trx, idHash, purpose, now);
-    if (!spent) return null;
-    if (spent.memberId !== null) {
-      await updateMember(trx, spent.memberId, { status: 'active' });
-      await deleteInviteLinks(trx, spent.memberId);
-      const joined = await findMemberListing(trx, spent.memberId);
-      if (joined) {
-        const actor = { type: 'member' as const, id: joined.member.id, name: memberName(joined.member.name, joined.person.email) };
-        await recordAuditAs(trx, context, actor, null, { action: 'member.joined', workspaceId: joined.member.workspace_id, object: memberObject(joined) });
-      }
-    }
-    return { personId: spent.personId, limitedTo: reach === 'workspace' ? found.workspaceId : null };
-  });
+/** An invite spent: the membership becomes `active`, its other invite link stops working, and it joins the audit log. */
+export async function joinByInvite(trx: Db, context: OperationContext, memberId: string): Promise<void> {
+  await updateMember(trx, memberId, { status: 'active' });
+  await deleteLinksOfMember(trx, memberId);
+  const joined = await findMemberListing(trx, memberId);
+  if (!joined) return;
+  const actor = { type: 'member' as const, id: joined.member.id, name: memberName(joined.member.name, joined.person.email) };
+  await recordAuditAs(trx, context, actor, null, { action: 'member.joined', workspaceId: joined.member.workspace_id, object: memberObject(joined) });
 }
 
 /**
@@ -105,20 +49,18 @@ export async function emailSignInLink(context: OperationContext, email: string):
   if (!person || (await activeMemberships(db, person.id)).length === 0) return;
   const secret = randomToken(256);
   const now = context.now();
-  await insertPersonLink(db, { idHash: hashSecret(secret), personId: person.id, memberId: null, purpose: 'email', shown: false, now, expiresAt: now + emailLinkLifetimeMs });
+  await insertLink(db, { idHash: hashSecret(secret), purpose: 'email', personId: person.id, now, expiresAt: now + emailLinkLifetimeMs });
   // Greeted by the part of their address: a name is a workspace's, and this email is none's.
   sendPersonLinkMail(context, { to: person.email, kind: 'sign-in', url: `${context.urls.baseUrl}/login/email/${secret}`, name: emailName(person.email) });
 }
 
 /**
- * The person a session belongs to, with their active memberships (only that of `limitedTo`
- * for a session limited to one workspace), each with their name there; null if they are gone.
+ * A signed-in person with their active memberships (only that of `limitedTo` for a session
+ * limited to one workspace), each with their name there.
  */
-export async function personPrincipal(context: OperationContext, personId: string, limitedTo: string | null): Promise<PersonPrincipal | null> {
-  const person = await findPersonById(context.store.db, personId);
-  if (!person) return null;
-  const memberships = (await activeMemberships(context.store.db, personId))
+export async function personPrincipal(db: Db, person: { personId: string; email: string }, limitedTo: string | null): Promise<PersonPrincipal> {
+  const memberships = (await activeMemberships(db, person.personId))
     .filter((membership) => limitedTo === null || membership.workspaceId === limitedTo)
     .map((membership) => ({ memberId: membership.memberId, workspaceId: membership.workspaceId, role: membership.role, name: memberName(membership.name, person.email) }));
-  return { kind: 'person', personId, email: person.email, memberships, limitedTo };
+  return { kind: 'person', personId: person.personId, email: person.email, memberships, limitedTo };
 }

@@ -20,29 +20,3 @@ export interface MembersTable {
   name: string | null;
   created_at: number;
 }
-
-export type PersonLinkPurpose = 'invite' | 'email';
-
-/** A one-time link of a person (an invite, or a sign-in by email); only the SHA-256 of its secret is stored. */
-export interface PersonLinksTable {
-  id_hash: string;
-  person_id: string;
-  /** The membership an invite activates; null for an email sign-in link. */
-  member_id: string | null;
-  purpose: PersonLinkPurpose;
-  /** 1: an invite link the inviter has seen too (it proves nothing about the address); 0: emailed only. */
-  shown: number;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-}
-
-export interface PersonSessionsTable {
-  id_hash: string;
-  person_id: string;
-  /** The one workspace a session started by a shown invite link may see; null: every membership of the person. */
-  workspace_id: string | null;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-}

@@ -1,10 +1,12 @@
 import type { CaptchaKind } from '@svc/protocol/api';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { FileBlobsTable, FileChunksTable, SubmissionContentsTable, WorkspaceContentsTable } from './schema-files.js';
-import type { MembersTable, PeopleTable, PersonLinksTable, PersonSessionsTable } from './schema-people.js';
+import type { MembersTable, PeopleTable } from './schema-people.js';
+import type { OneTimeLinksTable, SessionsTable } from './schema-sign-in.js';
 
 /**
- * Table types for the query builder (stored contents' in schema-files.ts). Times are Unix
+ * Table types for the query builder (stored contents' in schema-files.ts, people's in
+ * schema-people.ts, sessions and one-time links in schema-sign-in.ts). Times are Unix
  * epoch milliseconds (numbers on both backends), booleans are 0/1, JSON documents are text.
  */
 export interface Database {
@@ -24,7 +26,7 @@ export interface Database {
   file_chunks: FileChunksTable;
   encryption_canary: EncryptionCanaryTable;
   sessions: SessionsTable;
-  sign_in_links: SignInLinksTable;
+  one_time_links: OneTimeLinksTable;
   requests: RequestsTable;
   request_replies: RequestRepliesTable;
   deploys: DeploysTable;
@@ -39,8 +41,6 @@ export interface Database {
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
   people: PeopleTable;
   members: MembersTable;
-  person_links: PersonLinksTable;
-  person_sessions: PersonSessionsTable;
   audit_log: AuditLogTable;
 }
 
@@ -220,24 +220,6 @@ export interface EncryptionCanaryTable {
   id: number;
   value: string;
   created_at: number;
-}
-
-/** A settings-area session; only the SHA-256 of its id is stored (docs/settings.md). */
-export interface SessionsTable {
-  id_hash: string;
-  token_id: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-}
-
-/** A one-time sign-in link made by `svc open`; only the SHA-256 of its secret is stored. */
-export interface SignInLinksTable {
-  id_hash: string;
-  token_id: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
 }
 
 /** open and resolved are the inbox; spam is what the honeypot caught (docs/pinpoints.md). */

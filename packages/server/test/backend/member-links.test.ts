@@ -3,7 +3,8 @@ import { adminPrincipal, type MailServer, newEncryptionKey, operationContext, se
 import { useBackendStore } from '@svc/testkit/vitest';
 import type { OperationContext } from '../../src/operations/context.js';
 import { inviteLifetimeMs, inviteMember, removeMember } from '../../src/operations/members.js';
-import { describePersonLink, emailLinkLifetimeMs, emailSignInLink, personPrincipal, spendPersonLink } from '../../src/operations/person-sign-in.js';
+import { emailLinkLifetimeMs, emailSignInLink, personPrincipal } from '../../src/operations/person-sign-in.js';
+import { describeLink, spendLink } from '../../src/operations/sign-in-links.js';
 import { ensureWorkspace } from '../../src/store/queries/projects.js';
 import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
 
@@ -41,45 +42,47 @@ describe.runIf(backend.available)(`invite and email sign-in links on ${backend.n
   it('an invite works until 7 days have passed, then never', async () => {
     const { shown, emailed } = await invite('late@agency.example', 'acme');
     clock += inviteLifetimeMs - 1;
-    for (const secret of [shown, emailed]) expect(await describePersonLink(context, 'invite', secret)).toMatchObject({ email: 'late@agency.example', workspace: 'acme' });
+    for (const secret of [shown, emailed]) expect(await describeLink(context, 'invite', secret)).toMatchObject({ email: 'late@agency.example', workspace: 'acme' });
     clock += 1;
     for (const secret of [shown, emailed]) {
-      expect(await describePersonLink(context, 'invite', secret)).toBeNull();
-      expect(await spendPersonLink(context, 'invite', secret)).toBeNull();
+      expect(await describeLink(context, 'invite', secret)).toBeNull();
+      expect(await spendLink(context, 'invite', secret)).toBeNull();
     }
   });
 
   it('the emailed invite signs in as the person; the shown one opens the inviting workspace only, and each spends the other', async () => {
     const first = await invite('sam@agency.example', 'acme');
-    expect(await describePersonLink(context, 'invite', first.emailed)).toMatchObject({ reach: 'person' });
-    expect(await describePersonLink(context, 'invite', first.shown)).toMatchObject({ reach: 'workspace' });
-    const signIn = await spendPersonLink(context, 'invite', first.emailed);
-    expect(signIn).toEqual({ personId: expect.stringMatching(/^per_/), limitedTo: null });
-    expect(await spendPersonLink(context, 'invite', first.shown)).toBeNull();
+    expect(await describeLink(context, 'invite', first.emailed)).toMatchObject({ reach: 'person' });
+    expect(await describeLink(context, 'invite', first.shown)).toMatchObject({ reach: 'workspace' });
+    const signIn = await spendLink(context, 'invite', first.emailed);
+    expect(signIn).toEqual({ kind: 'person', personId: expect.stringMatching(/^per_/), limitedTo: null });
+    expect(await spendLink(context, 'invite', first.shown)).toBeNull();
 
     // Sam is active in acme: globex's shown link cannot add globex to his account, and stays unspent.
     const second = await invite('sam@agency.example', 'globex');
-    expect(await describePersonLink(context, 'invite', second.shown)).toMatchObject({ reach: 'refused' });
-    expect(await spendPersonLink(context, 'invite', second.shown)).toBe('refused');
-    expect(await spendPersonLink(context, 'invite', second.shown)).toBe('refused');
+    expect(await describeLink(context, 'invite', second.shown)).toMatchObject({ reach: 'refused' });
+    expect(await spendLink(context, 'invite', second.shown)).toBe('refused');
+    expect(await spendLink(context, 'invite', second.shown)).toBe('refused');
     // Once he no longer belongs to acme, it opens globex, and globex only.
-    const acme = (await personPrincipal(context, (signIn as { personId: string }).personId, null))!.memberships[0]!;
+    const sam = { personId: (signIn as { personId: string }).personId, email: 'sam@agency.example' };
+    const acme = (await personPrincipal(suite.store.db, sam, null)).memberships[0]!;
     await removeMember(context, adminPrincipal, { id: acme.memberId });
-    const limited = await spendPersonLink(context, 'invite', second.shown);
-    expect(limited).toEqual({ personId: (signIn as { personId: string }).personId, limitedTo: workspaceIds['globex'] });
-    expect(await spendPersonLink(context, 'invite', second.emailed)).toBeNull();
+    const limited = await spendLink(context, 'invite', second.shown);
+    expect(limited).toEqual({ kind: 'person', personId: sam.personId, limitedTo: workspaceIds['globex'] });
+    expect(await spendLink(context, 'invite', second.emailed)).toBeNull();
   });
 
   it('a session limited to a workspace sees that membership only', async () => {
     const first = await invite('kim@agency.example', 'acme');
-    const signIn = (await spendPersonLink(context, 'invite', first.emailed)) as { personId: string };
+    const signIn = (await spendLink(context, 'invite', first.emailed)) as { personId: string };
     const second = await invite('kim@agency.example', 'globex');
-    await spendPersonLink(context, 'invite', second.emailed);
-    const everywhere = await personPrincipal(context, signIn.personId, null);
-    expect(everywhere?.memberships.map((membership) => membership.workspaceId).sort()).toEqual([workspaceIds['acme'], workspaceIds['globex']].sort());
-    const limited = await personPrincipal(context, signIn.personId, workspaceIds['globex']!);
-    expect(limited?.memberships.map((membership) => membership.workspaceId)).toEqual([workspaceIds['globex']]);
-    expect(limited?.limitedTo).toBe(workspaceIds['globex']);
+    await spendLink(context, 'invite', second.emailed);
+    const kim = { personId: signIn.personId, email: 'kim@agency.example' };
+    const everywhere = await personPrincipal(suite.store.db, kim, null);
+    expect(everywhere.memberships.map((membership) => membership.workspaceId).sort()).toEqual([workspaceIds['acme'], workspaceIds['globex']].sort());
+    const limited = await personPrincipal(suite.store.db, kim, workspaceIds['globex']!);
+    expect(limited.memberships.map((membership) => membership.workspaceId)).toEqual([workspaceIds['globex']]);
+    expect(limited.limitedTo).toBe(workspaceIds['globex']);
   });
 
   it('a malformed address is validation_failed', async () => {
@@ -89,13 +92,14 @@ describe.runIf(backend.available)(`invite and email sign-in links on ${backend.n
   it('an email link works for 15 minutes, once; an invited (not yet active) address gets none', async () => {
     const { shown } = await invite('lee@agency.example', 'acme');
     await emailSignInLink(context, 'lee@agency.example');
-    const emailLinks = () => suite.store.db.selectFrom('person_links').innerJoin('people', 'people.id', 'person_links.person_id').selectAll('person_links').where('purpose', '=', 'email').where('people.email', '=', 'lee@agency.example').execute();
+    const emailLinks = () =>
+      suite.store.db.selectFrom('one_time_links').innerJoin('people', 'people.id', 'one_time_links.person_id').selectAll('one_time_links').where('purpose', '=', 'email').where('people.email', '=', 'lee@agency.example').execute();
     expect(await emailLinks()).toHaveLength(0);
     // An invite is no email sign-in link: asked for as one, it is unknown and stays unspent.
-    expect(await describePersonLink(context, 'email', shown)).toBeNull();
-    expect(await spendPersonLink(context, 'email', shown)).toBeNull();
-    expect(await spendPersonLink(context, 'invite', shown)).toMatchObject({ personId: expect.stringMatching(/^per_/) });
-    expect(await spendPersonLink(context, 'invite', shown)).toBeNull();
+    expect(await describeLink(context, 'email', shown)).toBeNull();
+    expect(await spendLink(context, 'email', shown)).toBeNull();
+    expect(await spendLink(context, 'invite', shown)).toMatchObject({ personId: expect.stringMatching(/^per_/) });
+    expect(await spendLink(context, 'invite', shown)).toBeNull();
     // The address is compared as stored (trimmed, lower case), whoever calls.
     await emailSignInLink(context, ' Lee@Agency.EXAMPLE ');
     const links = await emailLinks();

@@ -30,7 +30,7 @@ describe('settings sessions and sign-in links', () => {
   });
 
   it('resumes a session with the scope and name of its token and a stable CSRF token', async () => {
-    const id = await startSession(context, tokenId);
+    const id = await startSession(context, { kind: 'token', tokenId });
     const first = await resumeSession(context, id);
     const second = await resumeSession(context, id);
     expect(first?.principal).toEqual({ kind: 'token', tokenId, workspaceId: null, name: 'ws', ip: null });
@@ -39,7 +39,7 @@ describe('settings sessions and sign-in links', () => {
   });
 
   it('ends a session after 12 hours without a request, but not while it is used', async () => {
-    const id = await startSession(context, tokenId);
+    const id = await startSession(context, { kind: 'token', tokenId });
     clock += sessionIdleMs - 60_000;
     expect(await resumeSession(context, id)).not.toBeNull();
     clock += sessionIdleMs - 60_000;
@@ -49,7 +49,7 @@ describe('settings sessions and sign-in links', () => {
   });
 
   it('ends a session after 7 days however much it is used', async () => {
-    const id = await startSession(context, tokenId);
+    const id = await startSession(context, { kind: 'token', tokenId });
     for (let elapsed = 0; elapsed < sessionMaxMs - sessionIdleMs; elapsed += sessionIdleMs / 2) {
       clock += sessionIdleMs / 2;
       expect(await resumeSession(context, id)).not.toBeNull();
@@ -59,10 +59,10 @@ describe('settings sessions and sign-in links', () => {
   });
 
   it('ends a session on sign out and when its token is revoked', async () => {
-    const signedOut = await startSession(context, tokenId);
+    const signedOut = await startSession(context, { kind: 'token', tokenId });
     await endSession(context, signedOut);
     expect(await resumeSession(context, signedOut)).toBeNull();
-    const revoked = await startSession(context, tokenId);
+    const revoked = await startSession(context, { kind: 'token', tokenId });
     await revokeToken(store.db, tokenId, clock);
     expect(await resumeSession(context, revoked)).toBeNull();
   });
@@ -71,21 +71,21 @@ describe('settings sessions and sign-in links', () => {
     const principal = { tokenId, workspaceId: null };
     const secretOf = (url: string) => url.split('/').at(-1)!;
     const once = secretOf((await createSignInLink(context, principal)).url);
-    expect(await spendLink(context, once)).toBe(tokenId);
-    expect(await spendLink(context, once)).toBeNull();
+    expect(await spendLink(context, 'open', once)).toEqual({ kind: 'token', tokenId });
+    expect(await spendLink(context, 'open', once)).toBeNull();
 
     const late = secretOf((await createSignInLink(context, principal)).url);
     clock += signInLinkLifetimeMs;
-    expect(await spendLink(context, late)).toBeNull();
+    expect(await spendLink(context, 'open', late)).toBeNull();
 
     const orphan = secretOf((await createSignInLink(context, principal)).url);
     await revokeToken(store.db, tokenId, clock);
-    expect(await spendLink(context, orphan)).toBeNull();
+    expect(await spendLink(context, 'open', orphan)).toBeNull();
   });
 
   it('clears sessions and links that can no longer be used, and keeps live ones', async () => {
-    const live = await startSession(context, tokenId);
-    const idle = await startSession(context, tokenId);
+    const live = await startSession(context, { kind: 'token', tokenId });
+    const idle = await startSession(context, { kind: 'token', tokenId });
     await createSignInLink(context, { tokenId, workspaceId: null });
     clock += sessionIdleMs - 1_000;
     expect(await resumeSession(context, live)).not.toBeNull();
@@ -95,7 +95,7 @@ describe('settings sessions and sign-in links', () => {
     expect(removed).toBe(2);
     expect(await resumeSession(context, live)).not.toBeNull();
     expect(await resumeSession(context, idle)).toBeNull();
-    expect(await spendLink(context, fresh)).toBe(tokenId);
+    expect(await spendLink(context, 'open', fresh)).toEqual({ kind: 'token', tokenId });
   });
 });
 

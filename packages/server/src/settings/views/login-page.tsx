@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { PersonLinkHolder } from '../../operations/person-sign-in.js';
-import type { SignInLinkHolder } from '../../operations/sign-in-links.js';
+import type { LinkHolder } from '../../operations/sign-in-links.js';
 import { Csrf, Notice } from './components.js';
 import { Document, type PageFrame } from './layout.js';
 
@@ -80,8 +79,15 @@ export function EmailSentPage(props: { frame: PageFrame; email: string }) {
   );
 }
 
-/** What opening an invite or an email sign-in link shows: who would sign in, and the one button. */
-export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: PersonLinkHolder }) {
+type LinkPageProps<H> = { frame: PageFrame; action: string; csrfToken: string; holder: H };
+
+/** What opening a one-time link shows: who would sign in, and the one button that does it. */
+export function LinkPage(props: LinkPageProps<LinkHolder>) {
+  const { holder } = props;
+  return holder.purpose === 'open' ? <TokenLinkPage {...props} holder={holder} /> : <PersonLinkPage {...props} holder={holder} />;
+}
+
+function PersonLinkPage(props: LinkPageProps<Extract<LinkHolder, { purpose: 'invite' | 'email' }>>) {
   const { name, email, workspace, reach } = props.holder;
   return (
     <CardPage frame={props.frame} title="Sign in">
@@ -107,8 +113,7 @@ export function PersonLinkPage(props: { frame: PageFrame; action: string; csrfTo
   );
 }
 
-/** What opening a sign-in link shows: who would sign in, and the one button that does it. */
-export function SignInLinkPage(props: { frame: PageFrame; action: string; csrfToken: string; holder: SignInLinkHolder }) {
+function TokenLinkPage(props: LinkPageProps<Extract<LinkHolder, { purpose: 'open' }>>) {
   const { tokenName, workspace } = props.holder;
   return (
     <CardPage frame={props.frame} title="Sign in">

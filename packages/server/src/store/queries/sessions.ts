@@ -1,42 +1,55 @@
 import type { Db } from '../store.js';
 
-export interface SessionRecord {
-  readonly idHash: string;
-  readonly tokenId: string;
-  readonly workspaceId: string | null;
-  /** The token's `--name`: what the session's replies and audit entries are signed with. */
-  readonly tokenName: string;
-  readonly createdAt: number;
+/** Whom a settings-area session signs in: a token, or a person (limited to one workspace, or not). */
+export type SessionSubject = { readonly kind: 'token'; readonly tokenId: string } | { readonly kind: 'person'; readonly personId: string; readonly limitedTo: string | null };
+
+/** A live session's subject, with what the page needs of it: a token's scope and name, a person's address. */
+export type LiveSubject =
+  | { readonly kind: 'token'; readonly tokenId: string; readonly workspaceId: string | null; readonly tokenName: string }
+  | { readonly kind: 'person'; readonly personId: string; readonly limitedTo: string | null; readonly email: string };
+
+export interface LiveSession {
+  readonly subject: LiveSubject;
   readonly lastSeenAt: number;
   readonly expiresAt: number;
 }
 
-export async function insertSession(db: Db, session: { idHash: string; tokenId: string; now: number; expiresAt: number }): Promise<void> {
+export async function insertSession(db: Db, session: { idHash: string; subject: SessionSubject; now: number; expiresAt: number }): Promise<void> {
+  const { subject } = session;
   await db
     .insertInto('sessions')
-    .values({ id_hash: session.idHash, token_id: session.tokenId, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
+    .values({
+      id_hash: session.idHash,
+      token_id: subject.kind === 'token' ? subject.tokenId : null,
+      person_id: subject.kind === 'person' ? subject.personId : null,
+      workspace_id: subject.kind === 'person' ? subject.limitedTo : null,
+      created_at: session.now,
+      last_seen_at: session.now,
+      expires_at: session.expiresAt,
+    })
     .execute();
 }
 
-/** The session with its token's scope, only while the token is not revoked. */
-export async function findLiveSession(db: Db, idHash: string): Promise<SessionRecord | undefined> {
+/** The session and whom it signs in, in one query; a token's session only while the token is not revoked. */
+export async function findLiveSession(db: Db, idHash: string): Promise<LiveSession | undefined> {
   const row = await db
     .selectFrom('sessions')
-    .innerJoin('tokens', 'tokens.id', 'sessions.token_id')
-    .select(['sessions.id_hash', 'sessions.token_id', 'tokens.workspace_id', 'tokens.name', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .leftJoin('tokens', 'tokens.id', 'sessions.token_id')
+    .leftJoin('people', 'people.id', 'sessions.person_id')
+    .select(['sessions.token_id', 'sessions.person_id', 'sessions.workspace_id', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .select(['tokens.workspace_id as token_workspace_id', 'tokens.name as token_name', 'tokens.revoked_at', 'people.email'])
     .where('sessions.id_hash', '=', idHash)
-    .where('tokens.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
-  return {
-    idHash: row.id_hash,
-    tokenId: row.token_id,
-    workspaceId: row.workspace_id,
-    tokenName: row.name,
-    createdAt: Number(row.created_at),
-    lastSeenAt: Number(row.last_seen_at),
-    expiresAt: Number(row.expires_at),
-  };
+  let subject: LiveSubject;
+  if (row.token_id !== null && row.token_name !== null && row.revoked_at === null) {
+    subject = { kind: 'token', tokenId: row.token_id, workspaceId: row.token_workspace_id, tokenName: row.token_name };
+  } else if (row.person_id !== null && row.email !== null) {
+    subject = { kind: 'person', personId: row.person_id, limitedTo: row.workspace_id, email: row.email };
+  } else {
+    return undefined;
+  }
+  return { subject, lastSeenAt: Number(row.last_seen_at), expiresAt: Number(row.expires_at) };
 }
 
 export async function touchSession(db: Db, idHash: string, now: number): Promise<void> {
@@ -51,54 +64,20 @@ export async function deleteSessionsOfToken(db: Db, tokenId: string): Promise<vo
   await db.deleteFrom('sessions').where('token_id', '=', tokenId).execute();
 }
 
-/** Removes sessions past their hard expiry or idle past `idleBefore`, and spent or expired sign-in links. */
+/** Ends the person's sessions that could see only this workspace (their other sessions stay). */
+export async function deleteSessionsLimitedTo(db: Db, personId: string, workspaceId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('person_id', '=', personId).where('workspace_id', '=', workspaceId).execute();
+}
+
+/** Removes sessions past their hard expiry or idle past `idleBefore`, and spent or expired one-time links. */
 export async function deleteExpiredSessions(db: Db, now: number, idleBefore: number): Promise<number> {
   const sessions = await db
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)]))
     .executeTakeFirst();
   const links = await db
-    .deleteFrom('sign_in_links')
+    .deleteFrom('one_time_links')
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
     .executeTakeFirst();
   return Number(sessions.numDeletedRows) + Number(links.numDeletedRows);
-}
-
-export async function insertSignInLink(db: Db, link: { idHash: string; tokenId: string; now: number; expiresAt: number }): Promise<void> {
-  await db
-    .insertInto('sign_in_links')
-    .values({ id_hash: link.idHash, token_id: link.tokenId, created_at: link.now, expires_at: link.expiresAt, used_at: null })
-    .execute();
-}
-
-/** Who an unspent, unexpired sign-in link of a live token signs in as; it is not spent. */
-export async function findUsableSignInLink(db: Db, idHash: string, now: number): Promise<{ tokenName: string; workspaceSlug: string | null; expiresAt: number } | undefined> {
-  const row = await db
-    .selectFrom('sign_in_links')
-    .innerJoin('tokens', 'tokens.id', 'sign_in_links.token_id')
-    .leftJoin('workspaces', 'workspaces.id', 'tokens.workspace_id')
-    .select(['tokens.name', 'workspaces.slug', 'sign_in_links.expires_at'])
-    .where('sign_in_links.id_hash', '=', idHash)
-    .where('sign_in_links.used_at', 'is', null)
-    .where('sign_in_links.expires_at', '>', now)
-    .where('tokens.revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row ? { tokenName: row.name, workspaceSlug: row.slug, expiresAt: Number(row.expires_at) } : undefined;
-}
-
-/**
- * Spends a sign-in link: marks it used if it is unused, unexpired and its token is live, in
- * one statement, so two concurrent openings cannot both succeed. Returns its token id.
- */
-export async function spendSignInLink(db: Db, idHash: string, now: number): Promise<string | undefined> {
-  const row = await db
-    .updateTable('sign_in_links')
-    .set({ used_at: now })
-    .where('id_hash', '=', idHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .where((eb) => eb.exists(eb.selectFrom('tokens').select('tokens.id').whereRef('tokens.id', '=', 'sign_in_links.token_id').where('tokens.revoked_at', 'is', null)))
-    .returning('token_id')
-    .executeTakeFirst();
-  return row?.token_id;
 }
