@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
@@ -23,6 +24,9 @@ import { createSettingsArea } from './settings/settings-area.js';
 import { EmailLinkLimit } from './auth/email-link-limit.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { gitRoutes } from './http/git-routes.js';
+import { pushBodyLimits } from './operations/inbound-git.js';
+import { SpoolBudget } from './lib/spooled-body.js';
+import { prepareSpool } from './store/files/spool.js';
 import { BuildWorker } from './builds/build-worker.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
 import { UploadQuota } from './forms/upload-quota.js';
@@ -151,6 +155,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
+      const pushSpool = { directory: join(options.dataDir, '.inbound'), ...pushBodyLimits, budget: new SpoolBudget(pushBodyLimits.spoolBudgetBytes) };
+      await prepareSpool(pushSpool.directory);
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
       const settings = await createSettingsArea({ context, failures, emailLinks: new EmailLinkLimit(rateLimiter) });
       closers.push(() => cliApi.close(), () => settings.close());
@@ -164,7 +170,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
         async (app) => void (await app.register((scope, _options, done) => {
-          gitRoutes(scope, { context, failures });
+          gitRoutes(scope, { context, failures, push: { spool: pushSpool } });
           done();
         })),
         (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget, now: context.now }),

@@ -36,6 +36,7 @@ export interface Database {
   deploy_hooks: DeployHooksTable;
   builds: BuildsTable;
   inbound_deliveries: InboundDeliveriesTable;
+  push_delivery_ids: PushDeliveryIdsTable;
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
   people: PeopleTable;
   members: MembersTable;
@@ -410,6 +411,13 @@ export interface InboundDeliveriesTable {
 }
 
 export type InboundDeliveryRow = Selectable<InboundDeliveriesTable>;
+
+/** Push deliveries taken in the last day, by their host's delivery id (replays are ignored). */
+export interface PushDeliveryIdsTable {
+  connection_id: string;
+  delivery_id: string;
+  received_at: number;
+}
 
 export type GitConnectionRow = Selectable<GitConnectionsTable>;
 export type DeployHookRow = Selectable<DeployHooksTable>;
