@@ -13,6 +13,12 @@ describe('links in a submission', () => {
     expect(countLinks({ list: ['HTTPS://A.EXAMPLE', { deep: 'www.b.example' }], age: 3 })).toBe(2);
     expect(countLinks({ message: 'no links here: example.com' })).toBe(0);
   });
+
+  it('counts what spam hides links as: other schemes, //host, bare host.tld/ and full-width letters', () => {
+    expect(countLinks({ message: 'ftp://a.example //b.example/x c.example/path d.co.uk/ and mail me at ann@e.example' })).toBe(4);
+    expect(countLinks({ message: 'ｈｔｔｐｓ：／／ｆ.example wWw.g.example' })).toBe(2);
+    expect(countLinks({ message: 'and/or 3.5/10 a/b e.g. path/to' })).toBe(0);
+  });
 });
 
 describe('allowed origins', () => {
