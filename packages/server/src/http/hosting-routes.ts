@@ -13,7 +13,7 @@ import type { DeployFileRow } from '../store/schema.js';
 import { etagMatches } from './etag.js';
 
 /** What answers on every hostname, hosted or not: the form endpoint and the widget (docs/hosting.md). */
-const servicePaths = /^\/(api\/f\/|api\/p\/|pinpoints\.js|pinpoints-capture\.)/;
+const servicePaths = /^\/(api\/f\/|api\/p\/|pinpoints\.js|pinpoints-capture\.|altcha\.js)/;
 /** HTML larger than this is served as it is, without the widget's tag. */
 const maxInjectedHtmlBytes = 5 * 1024 * 1024;
 
