@@ -230,6 +230,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
       trx,
       { id: eventId, projectId: scope.project.id, type, payload, now },
       { id: deliveryId, webhookId: webhook.id, lease: { owner: leaseOwner, expiresAt: now + settings.leaseMs } },
+      { test: true },
     );
     await recordAudit(trx, context, principal, { action: 'webhook.tested', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
     return loadDeliveryJobs(trx, [deliveryId]);

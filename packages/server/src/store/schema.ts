@@ -142,6 +142,8 @@ export interface EventsTable {
   payload: string;
   created_at: number;
   dispatched_at: number | null;
+  /** 1 for a test event (`svc webhooks test`): left out of the figures, its deliveries marked. */
+  test: Generated<number>;
 }
 
 export interface WebhooksTable {
