@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
 import { FormDirectory } from './forms/form-directory.js';
+import { ProjectSites } from './sites/project-sites.js';
 import { SubmissionWriter } from './forms/submission-writer.js';
 import { observeAttempt } from './delivery/attempt-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
@@ -135,12 +136,14 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 
     const altcha = new AltchaChallenges(altchaKey(encryption.key), options.altchaMaxNumber);
     const directory = new FormDirectory(store, options.formCacheTtlMs);
-    closers.push(() => directory.close());
+    // While other instances' announcements could go unheard, a project's domains are held no longer than a form is.
+    const sites = new ProjectSites(store, { maxEntries: 10_000, unheardMaxAgeMs: options.formCacheTtlMs });
+    closers.push(() => sites.close());
     const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger });
-    const spam = new SpamProtection(store.db, directory, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
+    const spam = new SpamProtection(store.db, sites, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
     const services: FormRouteServices = {
       directory,
       rateLimiter,
@@ -148,7 +151,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       originAllowed: (form, origin) => spam.originAllowed(form, origin),
       limits: options.limits,
       files: store.files,
-      submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
+      submissions: { store, writer, metrics, quota, sites, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
     };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
@@ -163,7 +166,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       const widgetAssets = await loadWidgetAssets();
       const altchaWidget = await loadAltchaWidget();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
-      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota };
+      const pinpoints = { requests: { store, quota, formIp: options.formIp, logger, now: context.now }, sites, rateLimiter, policy: options.rateLimit };
       plugins.push(
         hostingPlugin(context),
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),

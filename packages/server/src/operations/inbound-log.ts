@@ -6,7 +6,7 @@ import { listInboundDeliveries, recordInboundDelivery, type InboundBounds } from
 import type { InboundDeliveryRow, InboundVerdict } from '../store/schema.js';
 import { toBuildInfo } from './builds.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 

@@ -2,7 +2,7 @@ import { memberNameLimit, ServiceError } from '@svc/protocol';
 import type { MemberInfo } from '@svc/protocol/api';
 import { invalidEmailMessage, isValidEmail } from '../forms/email.js';
 import type { MemberListing, PersonRow } from '../store/queries/members.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 
 /** The name people see: the one set, else the email before `@` (docs/members.md). */
 export function displayName(person: Pick<PersonRow, 'name' | 'email'>): string {

@@ -5,7 +5,7 @@ import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { reservedHostnameReason } from './reserved-hostnames.js';
 import { applyPlan } from './apply-plan.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../contents/stored-contents.js';
 import { configDocument } from './config-document.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';

@@ -9,7 +9,7 @@ import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { canSee, visibleWorkspaceIds } from './rights.js';
 import { toFormInfo } from './form-info.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import { projectDocument } from './project-config.js';
 import { workspaceInScope } from './scope.js';
 import { validateServiceConfig } from './validate-config.js';

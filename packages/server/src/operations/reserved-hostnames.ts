@@ -1,4 +1,4 @@
-import { serviceHostnames } from '../hosting/hosted-sites.js';
+import { serviceHostnames } from '../sites/hosted-sites.js';
 import type { OperationContext } from './context.js';
 
 /**

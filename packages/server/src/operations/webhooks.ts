@@ -28,7 +28,7 @@ import { checkWebhookUrl } from '../webhooks/webhook-url.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toAttemptView, toDeliveryInfo } from './deliveries.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 
 /** The answer of create and rotate-secret: the only times the secret is shown. */
