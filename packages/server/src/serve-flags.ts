@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isValidEmail } from './forms/email.js';
+import { isValidEmail } from './lib/email-address.js';
 import { parseProxyTrust } from './http/client-address.js';
 import type { FormLimits } from './forms/limits.js';
 import { formIpModes, type FormIpMode } from './forms/stored-ip.js';

@@ -1,6 +1,6 @@
 import { memberNameLimit, ServiceError } from '@svc/protocol';
 import type { MemberInfo } from '@svc/protocol/api';
-import { invalidEmailMessage, isValidEmail } from '../forms/email.js';
+import { invalidEmailMessage, isValidEmail } from '../lib/email-address.js';
 import type { MemberListing, PersonRow } from '../store/queries/members.js';
 import { isoTime } from '../lib/iso-time.js';
 

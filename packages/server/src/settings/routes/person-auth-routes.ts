@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isValidEmail } from '../../forms/email.js';
+import { isValidEmail } from '../../lib/email-address.js';
 import { describePersonLink, emailSignInLink, spendPersonLink } from '../../operations/person-sign-in.js';
 import { redirectTo, sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
