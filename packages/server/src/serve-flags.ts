@@ -5,7 +5,7 @@ import type { FormLimits } from './forms/limits.js';
 import { formIpModes, type FormIpMode } from './forms/stored-ip.js';
 import { parseBoolean, parseCount, parseDuration, parseDurationList, parseRateLimit, parseSize } from '@svc/protocol';
 import { serverOptions, type ServerOptions, type ServerRole } from './server-options.js';
-import { parseEncryptionKey } from './webhooks/encryption-key.js';
+import { parseEncryptionKey } from './secrets/encryption-key.js';
 
 type Draft = { -readonly [K in keyof ServerOptions]: ServerOptions[K] } & { limits: FormLimits };
 

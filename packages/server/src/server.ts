@@ -43,9 +43,9 @@ import { RateLimitSnapshots } from './ratelimit/snapshots.js';
 import type { ServerOptions } from './server-options.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
-import { checkEncryptionKey } from './webhooks/encryption-check.js';
-import { loadEncryptionKey } from './webhooks/encryption-key.js';
-import { SecretBox } from './webhooks/secret-box.js';
+import { checkEncryptionKey } from './encryption-check.js';
+import { loadEncryptionKey } from './secrets/encryption-key.js';
+import { SecretBox } from './secrets/secret-box.js';
 
 export interface RunningServer {
   /** Where the HTTP server listens, e.g. `http://127.0.0.1:8787`. */

@@ -91,7 +91,7 @@ export interface FormsTable {
   retention_seconds: Generated<number | null>;
   /** The captcha a post must solve (docs/form-endpoint.md, "Spam protection"). */
   captcha: Generated<CaptchaKind>;
-  /** The provider's secret key, sealed (webhooks/secret-box.ts) for the form's id; null when none. */
+  /** The provider's secret key, sealed (secrets/secret-box.ts) for the form's id; null when none. */
   captcha_secret: Generated<string | null>;
   /** More links than this in the fields routes a submission to Spam; null: no limit. */
   max_links: Generated<number | null>;

@@ -5,7 +5,7 @@ import type { OperationContext } from '../../src/operations/context.js';
 import { inviteLifetimeMs, inviteMember } from '../../src/operations/members.js';
 import { describePersonLink, emailLinkLifetimeMs, emailSignInLink, spendPersonLink } from '../../src/operations/person-sign-in.js';
 import { ensureWorkspace } from '../../src/store/queries/projects.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -8,7 +8,7 @@ import { createWebhook, listWebhooks, testWebhook } from '../../src/operations/w
 import { newId } from '../../src/ids.js';
 import { insertDirectEvent } from '../../src/store/queries/dispatch-events.js';
 import { recordAttempts } from '../../src/store/queries/record-attempts.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

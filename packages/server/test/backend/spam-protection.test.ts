@@ -10,7 +10,7 @@ import { captchaSecretContext } from '../../src/forms/spam/captcha-secret.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { updateFormSettings, type FormSettingsChange } from '../../src/operations/forms.js';
 import { replaceProjectDomains } from '../../src/store/queries/domains.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -2,7 +2,7 @@ import type { ResolvedForm } from '../../store/queries/forms.js';
 import { spendSolution } from '../../store/queries/spent-solutions.js';
 import type { Db } from '../../store/store.js';
 import type { ProjectSites } from '../../sites/project-sites.js';
-import { SecretBoxError, type SecretBox } from '../../webhooks/secret-box.js';
+import { SecretBoxError, type SecretBox } from '../../secrets/secret-box.js';
 import type { AltchaChallenges } from './altcha-challenges.js';
 import { captchaSecretContext } from './captcha-secret.js';
 import { checkCaptcha, type CaptchaServices, type CaptchaVerdict } from './captcha-check.js';
