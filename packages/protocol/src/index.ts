@@ -4,5 +4,6 @@ export * from './audit-actions.js';
 export * from './api/limits.js';
 export * from './api/paths.js';
 export * from './config-values.js';
+export * from './control-characters.js';
 export * from './format-size.js';
 export * from './rate-limit-text.js';

@@ -4,7 +4,7 @@ export { defaultFormLimits, type FormLimits } from './forms/limits.js';
 export { defaultFormPolicy, defaultCliPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 export { openStore } from './store/open-store.js';
 export type { Store, Db } from './store/store.js';
-export { parseEncryptionKey } from './webhooks/encryption-key.js';
+export { parseEncryptionKey } from './secrets/encryption-key.js';
 export { createOperationContext, type OperationContextParts } from './operations/create-context.js';
 export type { Membership, MemberRole, PersonPrincipal, Principal, TokenPrincipal } from './auth/principal.js';
 export type { OperationContext } from './operations/context.js';

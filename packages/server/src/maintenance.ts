@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import type { Metrics } from './observability/metrics.js';
-import { releaseContents, sweepContents } from './operations/stored-contents.js';
+import { releaseContents, sweepContents } from './contents/stored-contents.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { removeOldAuditEntries } from './store/queries/audit-log.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
+import { deleteExpiredPushDeliveries } from './store/queries/push-delivery-ids.js';
+import { pushReplayWindowMs } from './operations/inbound-git.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
 import {
@@ -48,7 +50,7 @@ const batchesPerRun = 40;
 
 /**
  * Periodic clean-up, in every process (every removal is idempotent) and never on the
- * request path: idempotency keys past their window, expired rate-limit snapshots, dead
+ * request path: idempotency keys past their window, push delivery ids older than a day, expired rate-limit snapshots, dead
  * settings-area sessions and sign-in links, and retention (docs/privacy.md): old finished
  * deliveries and their events, old spam (submissions and Pinpoints requests), old audit
  * log entries, submissions past their form's retention and requests past their project's,
@@ -60,6 +62,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
   const run = async (): Promise<void> => {
     const now = Date.now();
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
+    await deleteExpiredPushDeliveries(store.db, now - pushReplayWindowMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
     await deleteExpiredSolutions(store.db, now);

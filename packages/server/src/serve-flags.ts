@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { isValidEmail } from './forms/email.js';
+import { isValidEmail } from './lib/email-address.js';
 import { parseProxyTrust } from './http/client-address.js';
 import type { FormLimits } from './forms/limits.js';
 import { formIpModes, type FormIpMode } from './forms/stored-ip.js';
 import { parseBoolean, parseCount, parseDuration, parseDurationList, parseRateLimit, parseSize } from '@svc/protocol';
 import { serverOptions, type ServerOptions, type ServerRole } from './server-options.js';
-import { parseEncryptionKey } from './webhooks/encryption-key.js';
+import { parseEncryptionKey } from './secrets/encryption-key.js';
 
 type Draft = { -readonly [K in keyof ServerOptions]: ServerOptions[K] } & { limits: FormLimits };
 

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
 import { FormDirectory } from './forms/form-directory.js';
+import { ProjectSites } from './sites/project-sites.js';
 import { SubmissionWriter } from './forms/submission-writer.js';
 import { observeAttempt } from './delivery/attempt-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
@@ -23,6 +25,9 @@ import { createSettingsArea } from './settings/settings-area.js';
 import { EmailLinkLimit } from './auth/email-link-limit.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { gitRoutes } from './http/git-routes.js';
+import { pushBodyLimits } from './operations/inbound-git.js';
+import { SpoolBudget } from './lib/spooled-body.js';
+import { prepareSpool } from './store/files/spool.js';
 import { BuildWorker } from './builds/build-worker.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
 import { UploadQuota } from './forms/upload-quota.js';
@@ -38,9 +43,9 @@ import { RateLimitSnapshots } from './ratelimit/snapshots.js';
 import type { ServerOptions } from './server-options.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
-import { checkEncryptionKey } from './webhooks/encryption-check.js';
-import { loadEncryptionKey } from './webhooks/encryption-key.js';
-import { SecretBox } from './webhooks/secret-box.js';
+import { checkEncryptionKey } from './encryption-check.js';
+import { loadEncryptionKey } from './secrets/encryption-key.js';
+import { SecretBox } from './secrets/secret-box.js';
 
 export interface RunningServer {
   /** Where the HTTP server listens, e.g. `http://127.0.0.1:8787`. */
@@ -131,12 +136,14 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
 
     const altcha = new AltchaChallenges(altchaKey(encryption.key), options.altchaMaxNumber);
     const directory = new FormDirectory(store, options.formCacheTtlMs);
-    closers.push(() => directory.close());
+    // While other instances' announcements could go unheard, a project's domains are held no longer than a form is.
+    const sites = new ProjectSites(store, { maxEntries: 10_000, unheardMaxAgeMs: options.formCacheTtlMs });
+    closers.push(() => sites.close());
     const quota = new UploadQuota(store.db, options.uploadQuotaBytes);
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger, rateLimiter });
-    const spam = new SpamProtection(store.db, directory, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
+    const spam = new SpamProtection(store.db, sites, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
     const services: FormRouteServices = {
       directory,
       rateLimiter,
@@ -144,27 +151,29 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       originAllowed: (form, origin) => spam.originAllowed(form, origin),
       limits: options.limits,
       files: store.files,
-      submissions: { store, writer, metrics, quota, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
+      submissions: { store, writer, metrics, quota, sites, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
     };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
     const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
+      const pushSpool = { directory: join(options.dataDir, '.inbound'), ...pushBodyLimits, budget: new SpoolBudget(pushBodyLimits.spoolBudgetBytes) };
+      await prepareSpool(pushSpool.directory);
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
       const settings = await createSettingsArea({ context, failures, emailLinks: new EmailLinkLimit(rateLimiter) });
       closers.push(() => cliApi.close(), () => settings.close());
       const widgetAssets = await loadWidgetAssets();
       const altchaWidget = await loadAltchaWidget();
       if (!widgetAssets) logger.warn('the Pinpoints widget was not built: /pinpoints.js answers 503 until `npm run build` builds it');
-      const pinpoints = { context, rateLimiter, policy: options.rateLimit, formIp: options.formIp, quota };
+      const pinpoints = { requests: { store, quota, formIp: options.formIp, logger, now: context.now }, sites, rateLimiter, policy: options.rateLimit };
       plugins.push(
         hostingPlugin(context),
         async (app) => void (await app.register(async (scope) => formRoutes(scope, services), { prefix: '/api/f' })),
         async (app) => void (await app.register(async (scope) => pinpointsRoutes(scope, pinpoints), { prefix: '/api/p' })),
         (app) => widgetAssetRoutes(app, widgetAssets),
         async (app) => void (await app.register((scope, _options, done) => {
-          gitRoutes(scope, { context, failures });
+          gitRoutes(scope, { context, failures, push: { spool: pushSpool } });
           done();
         })),
         (app) => challengeRoutes(app, { directory: services.directory, rateLimiter, policy: options.challengeRateLimit, altcha, widget: altchaWidget, now: context.now }),

@@ -12,7 +12,7 @@ export { updateFormSettings } from './operations/forms.js';
 export type { Principal } from './auth/principal.js';
 export type { OperationContext } from './operations/context.js';
 export { serverOptions, type ServerOptions } from './server-options.js';
-export { parseEncryptionKey } from './webhooks/encryption-key.js';
+export { parseEncryptionKey } from './secrets/encryption-key.js';
 export type { Store } from './store/store.js';
 // The delivery worker's claim path, whose statements the bench explains on both backends (bench/src/delivery-plans.ts).
 export { claimWebhookDeliveries, clearLapsedLeases, readyWebhooks } from './store/queries/claim-deliveries.js';

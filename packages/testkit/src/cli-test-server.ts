@@ -6,6 +6,7 @@ import type { Responder } from './receiver.js';
 import { createTestEnvironment, type TestEnvironment } from './selection.js';
 import { startSvc, type SvcProcess } from './svc-process.js';
 import { runSvc, type RunSvcResult } from './run-svc.js';
+import { runSvcInProcess } from './run-svc-in-process.js';
 
 /** What one `svc` run gave, with its stdout read as the one JSON document it must be. */
 export interface CliResult extends RunSvcResult {
@@ -18,9 +19,11 @@ export interface RunOptions {
   readonly token?: string | null;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly input?: string;
+  /** Run the real binary in a process of its own rather than the CLI's `main()` in this one (run-svc-in-process.ts). */
+  readonly process?: boolean;
 }
 
-/** A real `svc serve` on this file's backend, and the real `svc` binary pointed at it. */
+/** A real `svc serve` on this file's backend, and the CLI pointed at it (in this process, or the real binary). */
 export interface CliTestServer {
   readonly environment: TestEnvironment;
   readonly server: SvcProcess;
@@ -48,7 +51,7 @@ export async function startCliTestServer(extraArgs: readonly string[] = []): Pro
     configDir,
     svc: async (args, options = {}) => {
       const token = options.token === undefined ? adminToken : options.token;
-      const result = await runSvc(args, {
+      const result = await (options.process ? runSvc : runSvcInProcess)(args, {
         cwd: options.cwd ?? root,
         env: { SVC_API_URL: server.url, SVC_TOKEN: token ?? undefined, SVC_CONFIG_DIR: configDir, ...options.env },
         ...(options.input === undefined ? {} : { input: options.input }),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,15 +57,27 @@ export async function createTestGitRepo(): Promise<TestGitRepo> {
 
 export type PushHost = 'github' | 'gitea' | 'gitlab';
 
-/** A push webhook as `host` sends it for a push of `commit` to `ref`, signed with `secret`. */
-export function pushWebhook(host: PushHost, secret: string, push: { ref: string; after: string; deleted?: boolean }): { headers: Record<string, string>; body: string } {
-  const body = JSON.stringify({ ref: push.ref, before: '0'.repeat(40), after: push.after, ...(push.deleted === undefined ? {} : { deleted: push.deleted }), repository: { full_name: 'acme/site' }, commits: [] });
+/** What a push webhook says: the ref, the pushed commit, and optionally more of the body and the host's delivery id. */
+export interface PushWebhookInput {
+  readonly ref: string;
+  readonly after: string;
+  readonly deleted?: boolean;
+  /** The host's id of the delivery (a random one when not given, as hosts send). */
+  readonly deliveryId?: string;
+  /** The body's `commits` (none when not given). */
+  readonly commits?: readonly unknown[];
+}
+
+/** A push webhook as `host` sends it for a push of `commit` to `ref`, signed with `secret`, with the host's delivery id header. */
+export function pushWebhook(host: PushHost, secret: string, push: PushWebhookInput): { headers: Record<string, string>; body: string } {
+  const body = JSON.stringify({ ref: push.ref, before: '0'.repeat(40), after: push.after, ...(push.deleted === undefined ? {} : { deleted: push.deleted }), repository: { full_name: 'acme/site' }, commits: push.commits ?? [] });
   const hmac = createHmac('sha256', secret).update(body).digest('hex');
+  const deliveryId = push.deliveryId ?? randomUUID();
   const headers: Record<string, string> =
     host === 'github'
-      ? { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac}` }
+      ? { 'x-github-event': 'push', 'x-github-delivery': deliveryId, 'x-hub-signature-256': `sha256=${hmac}` }
       : host === 'gitea'
-        ? { 'x-gitea-event': 'push', 'x-gitea-signature': hmac }
-        : { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret };
+        ? { 'x-gitea-event': 'push', 'x-gitea-delivery': deliveryId, 'x-gitea-signature': hmac }
+        : { 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': deliveryId, 'x-gitlab-token': secret };
   return { headers: { 'content-type': 'application/json', ...headers }, body };
 }

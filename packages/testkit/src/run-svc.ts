@@ -64,7 +64,8 @@ export function runSvc(args: readonly string[], options: RunSvcOptions = {}): Pr
   });
 }
 
-function testEnvironment(extra: RunSvcOptions['env']): NodeJS.ProcessEnv {
+/** The environment a test's `svc` runs with: the test's, minus SVC_* variables and colours, plus `extra`. */
+export function testEnvironment(extra: RunSvcOptions['env']): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('SVC_') && name !== 'FORCE_COLOR') env[name] = value;

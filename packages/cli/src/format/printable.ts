@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '@svc/protocol';
+
 /**
  * Text from others (submitted fields, file names, receivers' answers) made safe for a
  * terminal: control characters (C0, DEL, C1) and the bidirectional overrides that can make
@@ -5,14 +7,7 @@
  * neither run a terminal escape sequence (clear the screen, move the cursor, set the
  * title) nor fake the text around it (docs/cli.md).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-const named: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
-
-export function printable(text: string): string {
-  return text.replace(unsafe, (character) => named[character] ?? `\\u{${character.codePointAt(0)!.toString(16)}}`);
-}
+export const printable = escapeControlCharacters;
 
 // Our own colours: Select Graphic Rendition sequences only (`ESC [ … m`), which cannot move
 // the cursor, clear anything, or reach the clipboard.

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formSnippet } from '@svc/server/testing';
-import { browserAvailable, type CliTestServer, createProject, launchBrowser, selectBackend, startCliTestServer, startTestSite, type TestSite } from '@svc/testkit';
+import { browserAvailable, type CliTestServer, createProject, launchBrowser, requestAsHost, selectBackend, startCliTestServer, startTestSite, type TestSite } from '@svc/testkit';
 
 const backend = await selectBackend();
 const runs = backend.available && browserAvailable();
@@ -71,6 +71,31 @@ describe.runIf(runs)(`an ALTCHA form in Chromium on ${backend.name}`, () => {
     await context.close();
   });
 
+  it('solves on a plain-http page, which has no Web Crypto, and the snippet\'s honeypot stays out of people\'s way', async () => {
+    // A name other than localhost over http: not a secure context, as a staging host without TLS is not.
+    const insecure = await launchBrowser({ hostsToHere: ['staging.test'] });
+    try {
+      const page = await insecure.newPage({ viewport: { width: 390, height: 800 } });
+      await page.goto(`http://www.staging.test:${new URL(site.url).port}/contact`);
+      expect(await page.evaluate(() => [window.isSecureContext, typeof crypto.subtle])).toEqual([false, 'undefined']);
+      // The honeypot is in the form but not in what a person or a screen reader is offered.
+      expect(await page.locator('input[name="x-service-honeypot"]').count()).toBe(1);
+      expect(await page.getByRole('textbox').count()).toBe(2);
+      await page.getByLabel('Email').fill('lin@example.com');
+      await page.getByLabel('Message').fill('Sent from a plain-http staging page');
+      await page.getByRole('checkbox').click();
+      await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="altcha"]')?.value ?? '') !== '');
+      await shoot(page, 'altcha-plain-http');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.waitForLoadState();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you');
+      const [latest] = await submissions();
+      expect(latest!.fields).toEqual({ email: 'lin@example.com', message: 'Sent from a plain-http staging page' });
+    } finally {
+      await insecure.close();
+    }
+  });
+
   it('gives a page without JavaScript the page that says the captcha was not solved, and stores nothing', async () => {
     const before = (await submissions()).length;
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
@@ -121,6 +146,16 @@ describe.runIf(backend.available)(`svc forms set's spam protection on ${backend.
     expect(bad.json()).toMatchObject({ ok: false, error: { code: 'validation_failed', details: { errors: { origins: expect.any(String) } } } });
     const off = await cli.svc(['forms', 'set', 'contact', '--captcha', 'none', '--max-links', 'none', '--origins', 'any', '--json'], { cwd: directory });
     expect(off.json()).toMatchObject({ ok: true, form: { captcha: 'none', maxLinks: null, origins: 'any' } });
+  });
+
+  it('serves the ALTCHA widget on a hosted site\'s own hostname, as the form endpoint and the Pinpoints widget are', async () => {
+    const hosted = await createProject(cli, 'captcha-hosted', 'site', { domains: { production: ['forms.client.example'] } });
+    expect(hosted).toBeTruthy();
+    const widget = await requestAsHost(cli.url, 'forms.client.example', '/altcha.js');
+    expect(widget.status).toBe(200);
+    expect(widget.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // Anything else there is the site's: nothing is deployed yet.
+    expect((await requestAsHost(cli.url, 'forms.client.example', '/other.js')).status).toBe(404);
   });
 
   it('shows why a submission is in Spam', async () => {

@@ -5,8 +5,13 @@ import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.j
 /** The limit's name in the RateLimit headers and in the limiter's keys. */
 export const authFailuresName = 'auth';
 
-/** One scope for the whole instance: an address's failures count together wherever they happen. */
-const scope = 'auth';
+/**
+ * One scope for the whole instance: an address's failures count together wherever they
+ * happen, except where a subject is named. A push webhook's failures count per address and
+ * push URL (`git:{id}`): git hosts deliver every customer's pushes from shared addresses,
+ * and one stranger's webhook with a wrong secret must not stop the others' pushes.
+ */
+const scopeOf = (subject: string | undefined) => (subject === undefined ? 'auth' : `auth:${subject}`);
 
 /** 20 failed authentications per 5 minutes per client address (docs/privacy.md). */
 export const defaultAuthFailurePolicy: RateLimitPolicy = { max: 20, windowSeconds: 300 };
@@ -25,12 +30,12 @@ export class FailedAuthentications {
   ) {}
 
   /** Whether this address may try; its decision carries the headers to send either way. */
-  check(ip: string): Promise<RateLimitDecision> {
-    return this.limiter.peekClient(this.policy, { scope, address: ip }, authFailuresName);
+  check(ip: string, subject?: string): Promise<RateLimitDecision> {
+    return this.limiter.peekClient(this.policy, { scope: scopeOf(subject), address: ip }, authFailuresName);
   }
 
-  async record(ip: string): Promise<void> {
-    await this.limiter.consumeClient(this.policy, { scope, address: ip }, authFailuresName);
+  async record(ip: string, subject?: string): Promise<void> {
+    await this.limiter.consumeClient(this.policy, { scope: scopeOf(subject), address: ip }, authFailuresName);
   }
 
   /** The 429 for an address past the limit. */

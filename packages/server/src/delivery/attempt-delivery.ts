@@ -1,8 +1,7 @@
 import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_HEADER, sign } from '@svc/webhooks';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import type { AttemptRecord } from '../store/queries/record-attempts.js';
-import { isTestPayload } from '../webhooks/sample-event.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { activeSigningSecrets } from '../webhooks/signing-secret.js';
 import { decideDelivery, describeOutcome, type AttemptOutcome } from './attempt-decision.js';
 import type { HttpSender, OutgoingRequest } from './http-sender.js';
@@ -43,7 +42,7 @@ export function deliveryRequest(job: DeliveryJob, secrets: readonly string[], no
       [WEBHOOK_EVENT_HEADER]: job.eventType,
       [WEBHOOK_EVENT_ID_HEADER]: job.eventId,
       [WEBHOOK_DELIVERY_HEADER]: job.deliveryId,
-      ...(isTestPayload(job.payload) ? { [WEBHOOK_TEST_HEADER]: '1' } : {}),
+      ...(job.test ? { [WEBHOOK_TEST_HEADER]: '1' } : {}),
     },
   };
 }

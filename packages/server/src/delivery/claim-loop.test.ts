@@ -31,7 +31,7 @@ afterAll(async () => {
 
 async function addEvents(count: number): Promise<void> {
   const now = Date.now();
-  const rows = Array.from({ length: count }, () => ({ id: newId('evt', now), project_id: projectId, type: 'form.submission.created', payload: '{}', created_at: now, dispatched_at: null }));
+  const rows = Array.from({ length: count }, () => ({ id: newId('evt', now), project_id: projectId, type: 'form.submission.created', payload: '{}', created_at: now, dispatched_at: null, test: 0 }));
   await store.db.insertInto('events').values(rows).execute();
 }
 

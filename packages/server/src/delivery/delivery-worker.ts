@@ -4,7 +4,7 @@ import { randomToken } from '../ids.js';
 import { releaseLeases } from '../store/queries/claim-deliveries.js';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import type { Store } from '../store/store.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { AdmissionLedger } from './admission-ledger.js';
 import type { AttemptResult, MailDelivery } from './attempt-delivery.js';
 import { AttemptRecorder } from './attempt-recorder.js';

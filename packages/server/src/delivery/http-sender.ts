@@ -5,7 +5,8 @@ import { durationText } from '../duration-text.js';
 import { privateTargetsHint, refusedLiteralReason } from '../net/address-policy.js';
 import type { AttemptOutcome } from './attempt-decision.js';
 import { guardedLookup } from './guarded-lookup.js';
-import { bodyText, readCappedBody } from './response-body.js';
+import { readCappedBody } from '../lib/capped-body.js';
+import { bodyText } from './response-body.js';
 
 export interface SenderOptions {
   /** The whole attempt (connect, answer, body) must finish within this. */

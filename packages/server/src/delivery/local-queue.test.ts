@@ -10,6 +10,7 @@ const job = (webhookId: string, n: number): DeliveryJob => ({
   eventId: `evt_${n}`,
   eventType: 'form.submission.created',
   payload: '{}',
+  test: false,
   url: 'http://127.0.0.1:9/hook',
   sealedSecret: 'sealed',
   sealedPreviousSecret: null,

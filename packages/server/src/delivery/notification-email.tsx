@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@svc/protocol';
 import { render } from 'preact-render-to-string';
-import { isValidEmail } from '../forms/email.js';
+import { isValidEmail } from '../lib/email-address.js';
 import { formatBytes } from '../lib/format-bytes.js';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import type { MailMessage } from './mail-sender.js';

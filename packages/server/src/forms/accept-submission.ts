@@ -1,7 +1,7 @@
 import { ServiceError, type SubmissionFile } from '@svc/protocol';
 import type { Metrics } from '../observability/metrics.js';
-import { releaseContents } from '../operations/stored-contents.js';
-import { listProjectDomains } from '../store/queries/domains.js';
+import { releaseContents } from '../contents/stored-contents.js';
+import type { ProjectSites } from '../sites/project-sites.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';
 import type { Store } from '../store/store.js';
@@ -27,6 +27,8 @@ export interface SubmissionServices {
   readonly formIp: FormIpMode;
   /** The per-project quota of stored uploads (docs/hosting.md, "Upload quota"). */
   readonly quota: UploadQuota;
+  /** A project's hostnames, held (where a `_redirect` may send a browser). */
+  readonly sites: Pick<ProjectSites, 'hostnames'>;
   /** The checks every valid submission goes through, in order (forms/submission-checks.ts). */
   readonly checks?: readonly SubmissionCheck[];
   readonly now: () => number;
@@ -149,7 +151,7 @@ async function answer(services: SubmissionServices, posted: PostedSubmission, in
   const redirect = await successLocation({
     requested: instructions.redirect,
     origin: posted.person.origin,
-    projectHostnames: async () => (await listProjectDomains(services.store.db, form.projectId)).map((domain) => domain.hostname),
+    projectHostnames: () => services.sites.hostnames(form.projectId),
     successUrl: form.successUrl,
   });
   return { id, replayed, redirect };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceError } from '@svc/protocol';
-import { isValidEmail } from './email.js';
+import { isValidEmail } from '../lib/email-address.js';
 import { checkFields } from './field-checks.js';
 import { fieldsFromJson } from './json-body.js';
 import { defaultFormLimits } from './limits.js';

@@ -1,5 +1,5 @@
 import { findUnstorable, shownText, unstorableKind, unstorableMessage } from '../lib/storable-text.js';
-import { invalidEmailMessage, isValidEmail } from './email.js';
+import { invalidEmailMessage, isValidEmail } from '../lib/email-address.js';
 
 /** Field names longer than this are refused (docs/form-endpoint.md, "Limits"). */
 export const maxFieldNameLength = 100;

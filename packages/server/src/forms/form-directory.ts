@@ -1,5 +1,3 @@
-import { HeldUntilAnnounced } from '../hosting/held-until-announced.js';
-import { listProjectDomains } from '../store/queries/domains.js';
 import { findFormByEndpointId, type ResolvedForm } from '../store/queries/forms.js';
 import type { Store } from '../store/store.js';
 
@@ -12,22 +10,16 @@ const possibleEndpointId = /^[0-9A-Za-z_-]{1,200}$/;
 /**
  * Endpoint id → form, cached for a few seconds so the hot path does not query the
  * database on every submission. Changes made through this process invalidate at once;
- * other instances see them within `ttlMs`. A project's hostnames (what `--origins project`
- * allows) are held too, until a change to what hosting serves is announced (a push that
- * changes domains: docs/hosting.md), as the hosting's own hostname map is.
+ * other instances see them within `ttlMs`.
  */
 export class FormDirectory {
   private readonly cache = new Map<string, { form: ResolvedForm | null; expires: number }>();
-  private readonly hostnames: HeldUntilAnnounced<readonly string[]>;
 
   constructor(
-    private readonly store: Pick<Store, 'db' | 'signals'>,
+    private readonly store: Pick<Store, 'db'>,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
-  ) {
-    // While other instances' announcements could go unheard, held no longer than a form is.
-    this.hostnames = new HeldUntilAnnounced(store.signals.sites, { maxEntries, maxAgeMs: 60_000, unheardMaxAgeMs: ttlMs });
-  }
+  ) {}
 
   async resolve(endpointId: string): Promise<ResolvedForm | null> {
     if (!possibleEndpointId.test(endpointId)) return null;
@@ -43,14 +35,5 @@ export class FormDirectory {
 
   invalidate(): void {
     this.cache.clear();
-  }
-
-  /** The hostnames of a project's domains, in lower case. */
-  projectHostnames(projectId: string): Promise<readonly string[]> {
-    return this.hostnames.get(projectId, async () => (await listProjectDomains(this.store.db, projectId)).map((domain) => domain.hostname.toLowerCase()));
-  }
-
-  close(): void {
-    this.hostnames.close();
   }
 }

@@ -1,4 +1,5 @@
 import { ServiceError } from '@svc/protocol';
+import { walkJson } from '../lib/json-walk.js';
 import type { FormLimits } from './limits.js';
 
 /**
@@ -20,15 +21,7 @@ export function fieldsFromJson(body: unknown, limits: FormLimits): Record<string
   return fields;
 }
 
+/** Whether a value nests deeper than `maxDepth` levels, the object itself being the first. */
 function depthExceeds(root: object, maxDepth: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) return true;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
+  return walkJson(root, { container: (_value, at) => (at.depth + 1 > maxDepth ? true : undefined) }) === true;
 }

@@ -1,3 +1,5 @@
+import { isProjectHost } from '../sites/page-origin.js';
+
 /**
  * How the form endpoint answers a person whose browser posted a plain HTML form
  * (docs/form-endpoint.md, "Forms without JavaScript"): redirects and where they may go.
@@ -40,8 +42,7 @@ export async function successLocation(options: {
   const requested = httpUrl(options.requested);
   if (requested === null) return options.successUrl;
   if (options.origin !== undefined && requested.origin === options.origin) return requested.href;
-  const hostnames = await options.projectHostnames();
-  return hostnames.includes(requested.hostname) ? requested.href : options.successUrl;
+  return isProjectHost(requested.hostname, await options.projectHostnames()) ? requested.href : options.successUrl;
 }
 
 /** The form's error URL with `?error=<code>` (and `&field=<name>` for an invalid field). */

@@ -2,7 +2,7 @@ import type { OperationContext } from '../operations/context.js';
 import { widgetSnippet } from '../operations/pinpoints.js';
 import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
 import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
-import { HeldUntilAnnounced } from './held-until-announced.js';
+import { HeldUntilAnnounced } from '../lib/held-until-announced.js';
 
 /**
  * The Pinpoints tag of a project's environment (null where the widget is off), held until a

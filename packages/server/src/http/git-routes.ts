@@ -1,49 +1,53 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
-import type { OperationContext } from '../operations/context.js';
-import { receiveDeployHook, receivePush, type InboundAnswer } from '../operations/inbound-git.js';
 import { authFailuresName } from '../auth/failed-authentications.js';
+import type { OperationContext } from '../operations/context.js';
+import { receiveDeployHook, receivePush, type InboundAnswer, type PushServices } from '../operations/inbound-git.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
-
-/** GitHub sends push payloads of up to 25 MB; a push that large names far more than a deploy needs. */
-const pushBodyLimit = 25 * 1024 * 1024;
+import { closeIfBodyUnread } from './error-replies.js';
 
 /**
  * The inbound webhooks (docs/hosting.md, "Deploys from git"): `POST /api/git/{id}` (push
- * webhooks, verified over the raw body) and `POST /api/hooks/{secret}` (deploy hooks). A
- * wrong signature or an unknown hook is a failed authentication: counted per client
- * address, and past the limit refused before anything is looked up.
+ * webhooks) and `POST /api/hooks/{secret}` (deploy hooks). Neither route lets Fastify read a
+ * body: a push's body is handed to the operation as the stream it is, read only once the
+ * checks that need none have passed; a deploy hook's is never read at all.
  */
-export function gitRoutes(app: FastifyInstance, services: { context: OperationContext; failures: FailedAuthentications }): void {
+export function gitRoutes(app: FastifyInstance, services: { context: OperationContext; failures: FailedAuthentications; push: Omit<PushServices, 'failures'> }): void {
   const { context, failures } = services;
-  // The raw bytes, whatever the content type: signatures are over exactly what was sent.
+  const push: PushServices = { ...services.push, failures };
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: pushBodyLimit }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  const guarded = async (request: FastifyRequest, reply: FastifyReply, receive: () => Promise<InboundAnswer>): Promise<FastifyReply> => {
+  const answer = (request: FastifyRequest, reply: FastifyReply, inbound: InboundAnswer): FastifyReply => {
+    closeIfBodyUnread(request, reply);
+    return reply.code(inbound.status).header('cache-control', 'no-store').send(inbound.body);
+  };
+
+  app.post('/api/git/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > push.spool.limitBytes) throw new ServiceError('payload_too_large', `a push webhook's body is at most ${push.spool.limitBytes} bytes`);
+    const body = (request.body as Readable | undefined) ?? emptyBody();
+    return answer(request, reply, await receivePush(context, push, { id, headers: request.headers, address: request.clientAddress, body }));
+  });
+
+  // A deploy hook's secret is its URL: a wrong one is a failed authentication of the address.
+  app.post('/api/hooks/:secret', async (request, reply) => {
+    const { secret } = request.params as { secret: string };
     const allowed = await failures.check(request.clientAddress);
     if (!allowed.allowed) {
       void reply.headers(rateLimitHeaders(allowed, authFailuresName));
       throw failures.refusal(allowed);
     }
     try {
-      const answer = await receive();
-      return reply.code(answer.status).header('cache-control', 'no-store').send(answer.body);
+      return answer(request, reply, await receiveDeployHook(context, secret));
     } catch (error) {
-      if (error instanceof ServiceError && (error.code === 'invalid_signature' || error.code === 'not_found')) await failures.record(request.clientAddress);
+      if (error instanceof ServiceError && error.code === 'not_found') await failures.record(request.clientAddress);
       throw error;
     }
-  };
-
-  app.post('/api/git/:id', { bodyLimit: pushBodyLimit }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return guarded(request, reply, () => receivePush(context, { id, headers: request.headers, body }));
-  });
-
-  app.post('/api/hooks/:secret', { bodyLimit: pushBodyLimit }, async (request, reply) => {
-    const { secret } = request.params as { secret: string };
-    return guarded(request, reply, () => receiveDeployHook(context, secret));
   });
 }
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}

@@ -5,15 +5,15 @@ import parseRange from 'range-parser';
 import { cacheControl, candidatePaths } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { HeldContents, readAll } from '../hosting/held-contents.js';
-import { serviceHostnames, siteHostname } from '../hosting/hosted-sites.js';
-import { SiteDirectory } from '../hosting/site-directory.js';
+import { serviceHostnames, siteHostname } from '../sites/hosted-sites.js';
+import { SiteDirectory } from '../sites/site-directory.js';
 import { WidgetTags } from '../hosting/widget-tags.js';
 import type { OperationContext } from '../operations/context.js';
 import type { DeployFileRow } from '../store/schema.js';
 import { etagMatches } from './etag.js';
 
 /** What answers on every hostname, hosted or not: the form endpoint and the widget (docs/hosting.md). */
-const servicePaths = /^\/(api\/f\/|api\/p\/|pinpoints\.js|pinpoints-capture\.)/;
+const servicePaths = /^\/(api\/f\/|api\/p\/|pinpoints\.js|pinpoints-capture\.|altcha\.js)/;
 /** HTML larger than this is served as it is, without the widget's tag. */
 const maxInjectedHtmlBytes = 5 * 1024 * 1024;
 

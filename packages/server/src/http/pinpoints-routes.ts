@@ -2,30 +2,27 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import { honeypotName } from '../forms/instructions.js';
-import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
-import type { UploadQuota } from '../forms/upload-quota.js';
-import type { OperationContext } from '../operations/context.js';
-import { widgetTarget, type WidgetTarget } from '../operations/pinpoints.js';
-import { createVisitorRequest, visitorThread } from '../operations/requests.js';
-import { environmentOfHost, originAllowed, originHostname } from '../pinpoints/page-origin.js';
+import { acceptRequest, type RequestServices } from '../pinpoints/accept-request.js';
 import { readVisitorRequest } from '../pinpoints/request-body.js';
+import { visitorThread } from '../pinpoints/visitor-thread.js';
 import type { WidgetAssets, WidgetAsset } from '../pinpoints/widget-assets.js';
 import { isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
+import { admitWidgetCall, countWidgetPost, type WidgetTarget } from '../pinpoints/widget-target.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { environmentOfHost, originHostname } from '../sites/page-origin.js';
+import type { ProjectSites } from '../sites/project-sites.js';
 import { etagMatches } from './etag.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
 export interface PinpointsRouteServices {
-  readonly context: OperationContext;
+  readonly requests: RequestServices;
+  /** A project's domains, held (the page-origin policy and the page's environment). */
+  readonly sites: Pick<ProjectSites, 'domains'>;
   readonly rateLimiter: RateLimiter;
   /** The form endpoint's policy: the widget is limited the same way (docs/pinpoints.md). */
   readonly policy: RateLimitPolicy;
-  /** How much of a visitor's address is kept where the project keeps IPs at all. */
-  readonly formIp: FormIpMode;
-  /** The per-project quota of stored uploads, shared with the form endpoint (docs/hosting.md). */
-  readonly quota: UploadQuota;
 }
 
 type KeyRequest = FastifyRequest<{ Params: { key: string; id?: string }; Querystring: Record<string, string | undefined> }>;
@@ -67,28 +64,11 @@ export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsR
   });
 
   app.post('/:key/requests', { onRequest: [admit, (request, reply) => limitRate(request, reply, services)] }, async (request, reply) => {
-    const target = request.widgetTarget!;
-    const visitor = await readVisitorRequest(request, services.context.store.files);
-    const environment = visitor.environment ?? environmentOfHost(originHostname(request.headers.origin) ?? '', target.domains);
-    if (environment === null || !target.settings[environment]) {
-      await visitor.screenshot?.staged.discard();
-      throw new ServiceError('pinpoints_disabled', environment === null ? 'the page is in no environment of this project' : `the widget is off in ${environment}`);
-    }
-    if (visitor.screenshot) {
-      const { staged } = visitor.screenshot;
-      await services.quota.allow(target.project.projectId, staged.size).catch(async (error: unknown) => {
-        await staged.discard();
-        throw error;
-      });
-    }
-    const userAgent = request.headers['user-agent'];
-    const created = await createVisitorRequest(services.context, {
-      project: target.project,
-      environment,
+    const visitor = await readVisitorRequest(request, services.requests.store.files);
+    const created = await acceptRequest(services.requests, {
+      target: request.widgetTarget!,
       visitor,
-      clientIp: target.settings.storeIp ? storedIp(request.clientAddress, services.formIp) : null,
-      userAgent: userAgent === undefined ? null : userAgent.slice(0, 512),
-      spam: request.headers[honeypotName] !== undefined,
+      client: { address: request.clientAddress, userAgent: request.headers['user-agent'], origin: request.headers.origin, honeypotHeader: request.headers[honeypotName] !== undefined },
     });
     return reply.code(200).send({ ok: true, id: created.id, readToken: created.readToken });
   });
@@ -98,7 +78,7 @@ export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsR
     const token = query['token'];
     if (token === undefined || token.length === 0 || token.length > 100) throw new ServiceError('not_found', 'no such request');
     void reply.header('cache-control', 'no-store');
-    return { ok: true, request: await visitorThread(services.context, request.widgetTarget!.project, params.id ?? '', token) };
+    return { ok: true, request: await visitorThread(services.requests.store.db, request.widgetTarget!.project, params.id ?? '', token) };
   });
 
   // The preflight of a cross-origin call with the honeypot header (plain widget calls need none).
@@ -113,21 +93,15 @@ export async function pinpointsRoutes(app: FastifyInstance, services: PinpointsR
 }
 
 async function admitOrigin(request: KeyRequest, reply: FastifyReply, services: PinpointsRouteServices): Promise<void> {
-  const target = await widgetTarget(services.context, request.params.key);
   const origin = request.headers.origin;
-  // A POST must say where it comes from when the project names its sites; a plain GET from
-  // the same origin carries no Origin header at all, and only reads.
-  const mustName = request.method === 'POST' || origin !== undefined;
-  if (mustName && !originAllowed(origin, target.domains)) throw new ServiceError('forbidden_origin', 'this site is not one of the project\'s domains');
-  request.widgetTarget = target;
+  request.widgetTarget = await admitWidgetCall({ db: services.requests.store.db, sites: services.sites }, request.params.key, { origin, writes: request.method === 'POST' });
   if (origin !== undefined) {
     void reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', exposedHeaders).header('vary', 'origin');
   }
 }
 
 async function limitRate(request: FastifyRequest, reply: FastifyReply, services: PinpointsRouteServices): Promise<void> {
-  const target = request.widgetTarget!;
-  const decision = await services.rateLimiter.consumeClient(services.policy, { scope: `pinpoints|${target.project.projectId}`, address: request.clientAddress });
+  const decision = await countWidgetPost(services.rateLimiter, services.policy, request.widgetTarget!, request.clientAddress);
   void reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
     throw new ServiceError('rate_limited', `too many requests from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
+import { walkJson } from '../lib/json-walk.js';
 import { unstorableKind, unstorableMessage } from '../lib/storable-text.js';
 
 /** Deeper input is refused before validation: nothing we accept nests this far, and deep recursion would exhaust the stack. */
@@ -24,21 +25,17 @@ export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyRe
 }
 
 function findProblem(root: unknown): string | null {
-  const stack: [unknown, string, number][] = [[root, '', 0]];
-  while (stack.length > 0) {
-    const [value, path, depth] = stack.pop()!;
-    if (typeof value === 'string') {
-      const kind = unstorableKind(value);
-      if (kind !== null) return `${path} ${unstorableMessage(kind)}`;
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= maxInputDepth) return ` is nested more than ${maxInputDepth} levels deep`;
-    for (const [key, child] of Object.entries(value)) {
-      const kind = unstorableKind(key);
-      if (kind !== null) return `${path} has a key with ${kind === 'NUL' ? 'a NUL character' : 'an unpaired surrogate'}`;
-      stack.push([child, `${path}/${key.slice(0, 100)}`, depth + 1]);
-    }
-  }
-  return null;
+  return (
+    walkJson<string>(root, {
+      text: (value, at) => {
+        const kind = unstorableKind(value);
+        return kind === null ? undefined : `${at.path()} ${unstorableMessage(kind)}`;
+      },
+      container: (_value, at) => (at.depth >= maxInputDepth ? ` is nested more than ${maxInputDepth} levels deep` : undefined),
+      key: (key, at) => {
+        const kind = unstorableKind(key);
+        return kind === null ? undefined : `${at.path()} has a key with ${kind === 'NUL' ? 'a NUL character' : 'an unpaired surrogate'}`;
+      },
+    }) ?? null
+  );
 }

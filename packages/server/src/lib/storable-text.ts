@@ -1,3 +1,5 @@
+import { walkJson } from './json-walk.js';
+
 /**
  * Text a store cannot hold exactly as sent: PostgreSQL's `text` refuses NUL outright, and
  * an unpaired UTF-16 surrogate (possible in JSON, `"\ud800"`) has no UTF-8 form, so either
@@ -31,20 +33,6 @@ export function shownText(text: string): string {
  * null. Callers bound the value's depth first; the walk uses its own stack regardless.
  */
 export function findUnstorable(root: unknown): UnstorableKind | null {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === 'string') {
-      const kind = unstorableKind(value);
-      if (kind !== null) return kind;
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    for (const [key, child] of Object.entries(value)) {
-      const kind = unstorableKind(key);
-      if (kind !== null) return kind;
-      stack.push(child);
-    }
-  }
-  return null;
+  const check = (text: string) => unstorableKind(text) ?? undefined;
+  return walkJson(root, { text: check, key: check }) ?? null;
 }

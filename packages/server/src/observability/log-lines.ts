@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '@svc/protocol';
+
 /**
  * pino's JSON records as lines for people (docs/server.md#logs): the time, the level, the
  * message, then the other fields as `key=value`, and an error's stack indented below.
@@ -26,15 +28,15 @@ export function formatLogLine(json: string, style: LogLineStyle): string {
   try {
     record = JSON.parse(json) as Record<string, unknown>;
   } catch {
-    return `${escapeControl(json.endsWith('\n') ? json.slice(0, -1) : json)}\n`;
+    return `${escapeControlCharacters(json.endsWith('\n') ? json.slice(0, -1) : json)}\n`;
   }
   const level = typeof record['level'] === 'number' ? record['level'] : 30;
   const name = (levelNames[level] ?? String(level)).padEnd(5);
   const time = typeof record['time'] === 'number' ? clock(record['time']) : '--:--:--';
-  const message = typeof record['msg'] === 'string' ? escapeControl(record['msg']) : '';
+  const message = typeof record['msg'] === 'string' ? escapeControlCharacters(record['msg']) : '';
   const fields = Object.entries(record)
     .filter(([key, value]) => !placed.has(key) && value !== undefined)
-    .map(([key, value]) => `${escapeControl(key)}=${fieldText(value)}`);
+    .map(([key, value]) => `${escapeControlCharacters(key)}=${fieldText(value)}`);
   const error = errorText(record['err']);
   const paint = (text: string, colour: string): string => (style.colors ? `${colour}${text}${ansi.reset}` : text);
   const levelText = level >= 50 ? paint(name, ansi.red) : level >= 40 ? paint(name, ansi.yellow) : name;
@@ -48,18 +50,9 @@ function clock(epochMs: number): string {
   return [at.getHours(), at.getMinutes(), at.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
 }
 
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const named: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
-
-/** Text with its control characters (line breaks and ESC too) written as escapes. */
-function escapeControl(text: string): string {
-  return text.replace(unsafe, (character) => named[character] ?? `\\u{${character.codePointAt(0)!.toString(16)}}`);
-}
-
 function fieldText(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? escapeControl(value) : escapeControl(JSON.stringify(value));
-  return escapeControl(JSON.stringify(value) ?? String(value));
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? escapeControlCharacters(value) : escapeControlCharacters(JSON.stringify(value));
+  return escapeControlCharacters(JSON.stringify(value) ?? String(value));
 }
 
 /** An error's stack (or message), each line indented, so that it reads as part of its record. */
@@ -69,6 +62,6 @@ function errorText(error: unknown): string {
   const text = typeof stack === 'string' ? stack : typeof message === 'string' ? message : JSON.stringify(error);
   return `${text
     .split('\n')
-    .map((line) => `    ${escapeControl(line)}`)
+    .map((line) => `    ${escapeControlCharacters(line)}`)
     .join('\n')}\n`;
 }

@@ -18,15 +18,15 @@ export type ActivityTotals = Omit<ActivityHour, 'start'>;
 
 /** The last 24 hours of a project, hour by hour, the current hour last (the overview's chart). */
 export async function projectActivity(context: OperationContext, principal: Principal, input: { workspace: string; project: string }): Promise<ActivityHour[]> {
-  const { db, capabilities } = context.store;
+  const { db } = context.store;
   const { project } = await projectInScope(db, principal, input.workspace, input.project);
   const currentHour = Math.floor(context.now() / hourMs);
   const firstHour = currentHour - 23;
   const since = firstHour * hourMs;
   const [submissions, successes, failures] = await Promise.all([
     submissionsPerHour(db, project.id, since),
-    deliverySuccessesPerHour(db, capabilities, project.id, since),
-    failedAttemptsPerHour(db, capabilities, project.id, since),
+    deliverySuccessesPerHour(db, project.id, since),
+    failedAttemptsPerHour(db, project.id, since),
   ]);
   const hours = Array.from({ length: 24 }, (_, index) => ({ start: new Date((firstHour + index) * hourMs).toISOString(), submissions: 0, spam: 0, delivered: 0, failedAttempts: 0 }));
   const add = (rows: typeof submissions, field: (kind: string) => keyof ActivityTotals) => {

@@ -25,13 +25,13 @@ export interface AppliedConfig {
  * Makes `project` match `config`, inside the caller's transaction: settings, forms (by
  * slug; a form the file does not list is kept unless `prune`, which deletes it with its
  * submissions, each erased as `svc submissions delete` erases one) and hostnames
- * (`conflict` when another project owns one).
+ * (`conflict` when another project owns one; refused when the service keeps it back).
  */
 export async function applyPlan(
   trx: Db,
   project: ProjectRow,
   config: ServiceConfig,
-  options: { prune: boolean; workspaceSlug: string; now: number; classifyFailure: Store['classifyFailure'] },
+  options: { prune: boolean; workspaceSlug: string; now: number; classifyFailure: Store['classifyFailure']; reservedHostname: (hostname: string) => string | null },
 ): Promise<AppliedConfig> {
   await lockProject(trx, project.id);
   const locked = await findProjectById(trx, project.id);
@@ -50,6 +50,13 @@ export async function applyPlan(
   );
 
   if (plan.domains) {
+    const reserved = Object.fromEntries(
+      plan.domains.flatMap((entry) => {
+        const reason = options.reservedHostname(entry.hostname);
+        return reason === null ? [] : [[`/domains/${entry.environment}/${entry.position}`, `${entry.hostname} ${reason}`]];
+      }),
+    );
+    if (Object.keys(reserved).length > 0) throw new ServiceError('validation_failed', Object.values(reserved).join('; '), { errors: reserved });
     const owned = await hostnamesOwnedElsewhere(
       trx,
       project.id,

@@ -5,7 +5,7 @@ import { findProject, findWorkspacesBySlugs } from '../store/queries/projects.js
 import type { Db } from '../store/store.js';
 import { isAdmin, isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
 import { actingName, canManagePeople } from './rights.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import { auditCursor } from './listing-cursor.js';
 import { workspaceInScope } from './scope.js';
 

@@ -6,7 +6,7 @@ import type { BuildRow, BuildTrigger, ProjectRow } from '../store/schema.js';
 import { recordAuditAs, systemActor } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { environmentNames } from './config-plan.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 

@@ -7,7 +7,7 @@ import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import type { FormDirectory } from '../forms/form-directory.js';
 import type { DeployLimits } from '../hosting/deploy-limits.js';
 import type { Store } from '../store/store.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 // Who is acting is decided by auth/ (a token or a signed-in person); operations take it with every call.
 export { isAdmin, isPerson, membershipIn, type MemberRole, type Membership, type PersonPrincipal, type Principal, type TokenPrincipal } from '../auth/principal.js';

@@ -5,7 +5,7 @@ import { deliverySettings, type DeliveryOptions, type DeliverySettings } from '.
 import { MailSender } from '../delivery/mail-sender.js';
 import { defaultMaxKeys, WindowRateLimiter, type RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Store } from '../store/store.js';
-import { SecretBox } from '../webhooks/secret-box.js';
+import { SecretBox } from '../secrets/secret-box.js';
 import type { OperationContext, OperationSettings } from './context.js';
 
 /** What a context is built from: the operations' settings, delivery's, and the key of webhook secrets. */

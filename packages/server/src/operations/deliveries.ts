@@ -5,7 +5,7 @@ import { findDelivery, listAttempts, listDeliveries as queryDeliveries, requeueD
 import type { DeliveryAttemptRow, DeliveryStatus } from '../store/schema.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import { deliveryCursor } from './listing-cursor.js';
 import { projectInScope } from './scope.js';
 

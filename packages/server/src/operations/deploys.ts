@@ -19,7 +19,7 @@ import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { actingName } from './rights.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { environmentNames } from './config-plan.js';
 import { deployInScope, projectInScope, type ProjectInScope } from './scope.js';

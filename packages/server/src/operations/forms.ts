@@ -2,7 +2,7 @@ import { captchaKinds, checkRateLimit, isCaptchaKind, maxLinksLimit, maxNotifyAd
 import type { FormInfo, RateLimit } from '@svc/protocol/api';
 import { captchaSecretContext } from '../forms/spam/captcha-secret.js';
 import { normalizeOrigins } from '../forms/spam/origins.js';
-import { isValidEmail } from '../forms/email.js';
+import { isValidEmail } from '../lib/email-address.js';
 import { httpUrl } from '../forms/person-answers.js';
 import { findProjectForm, listProjectForms, parseNotifyEmails, updateForm } from '../store/queries/forms.js';
 import type { FormRow } from '../store/schema.js';

@@ -8,7 +8,7 @@ import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnectio
 import { recordAudit } from './audit-log.js';
 import { branchOfEnvironment } from './builds.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 

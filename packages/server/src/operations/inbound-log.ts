@@ -1,12 +1,12 @@
 import type { BuildsListEntry, EnvironmentName, InboundDeliveryInfo } from '@svc/protocol/api';
-import type { PushSummary } from '../builds/push-summary.js';
+import type { GitHost } from '../builds/push-headers.js';
 import { newId } from '../ids.js';
 import { listBuilds } from '../store/queries/builds.js';
 import { listInboundDeliveries, recordInboundDelivery, type InboundBounds } from '../store/queries/inbound-deliveries.js';
 import type { InboundDeliveryRow, InboundVerdict } from '../store/schema.js';
 import { toBuildInfo } from './builds.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 
@@ -18,6 +18,18 @@ import { projectInScope } from './scope.js';
 
 /** Per project: the last 200 accepted or ignored deliveries, and apart from them the last 50 refused. */
 export const inboundBounds: InboundBounds = { kept: 200, refused: 50 };
+
+/**
+ * What a push webhook says it is, as the inbound log keeps it: the host, the event, and,
+ * from a verified body only, the ref and commit. Never the body itself, nor any signature
+ * or token header.
+ */
+export interface PushSummary {
+  readonly host: GitHost | null;
+  readonly event: string | null;
+  readonly ref: string | null;
+  readonly commit: string | null;
+}
 
 /** Where a delivery came from: a push webhook (with what it said it was) or a deploy hook. */
 export type InboundSource = { readonly type: 'push'; readonly summary: PushSummary } | { readonly type: 'hook'; readonly hook: { readonly id: string; readonly name: string } };

@@ -1,8 +1,8 @@
 import { memberNameLimit, ServiceError } from '@svc/protocol';
 import type { MemberInfo } from '@svc/protocol/api';
-import { invalidEmailMessage, isValidEmail } from '../forms/email.js';
+import { invalidEmailMessage, isValidEmail } from '../lib/email-address.js';
 import type { MemberListing } from '../store/queries/members.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import { emailName } from './rights.js';
 
 /** A member's name as people see it: the one given in that workspace, else the email before `@` (docs/members.md). */

@@ -2,7 +2,7 @@ import { newId } from '../ids.js';
 import { deleteWebhook, findFormNotificationTarget, insertWebhook, setWebhookUrl } from '../store/queries/webhooks.js';
 import type { FormRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { generateSigningSecret, signingSecretContext } from '../webhooks/signing-secret.js';
 
 /** The URL of a notification target: `mailto:` and the addresses, comma-separated. */

@@ -3,8 +3,9 @@ import { listProjectDomains } from '../store/queries/domains.js';
 import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
+import { reservedHostnameReason } from './reserved-hostnames.js';
 import { applyPlan } from './apply-plan.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../contents/stored-contents.js';
 import { configDocument } from './config-document.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
@@ -58,7 +59,7 @@ export async function applyConfig(context: OperationContext, principal: Principa
   try {
     const result = await context.store.transaction(async (trx) => {
       const { workspace, project } = await projectInScope(trx, principal, input.workspace, input.project);
-      const applied = await applyPlan(trx, project, config, { prune: input.prune, workspaceSlug: workspace.slug, now: context.now(), classifyFailure: context.store.classifyFailure });
+      const applied = await applyPlan(trx, project, config, { prune: input.prune, workspaceSlug: workspace.slug, now: context.now(), classifyFailure: context.store.classifyFailure, reservedHostname: (hostname) => reservedHostnameReason(context, hostname) });
       formsChanged = applied.formsChanged;
       prunedFiles = applied.prunedFiles;
       const forms = await listProjectForms(trx, project.id);

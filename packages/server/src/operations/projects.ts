@@ -3,12 +3,13 @@ import type { CreateProjectResponse, ProjectSummary } from '@svc/protocol/api';
 import { ensureWorkspace, findProject, findProjectById, findWorkspaceBySlug, insertProject, listProjects as queryProjects } from '../store/queries/projects.js';
 import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
+import { reservedHostnameReason } from './reserved-hostnames.js';
 import { applyPlan } from './apply-plan.js';
 import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { canSee, visibleWorkspaceIds } from './rights.js';
 import { toFormInfo } from './form-info.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import { projectDocument } from './project-config.js';
 import { refuseSettingsPageName } from './reserved-names.js';
 import { workspaceInScope } from './scope.js';
@@ -58,7 +59,7 @@ export async function createProject(context: OperationContext, principal: Princi
         { workspaceId: workspace.id, name: config.project, framework: config.framework, environments: config.environments, pinpoints: {}, auto: {} },
         now,
       );
-      const applied = await applyPlan(trx, project, config, { prune: false, workspaceSlug: workspace.slug, now, classifyFailure: context.store.classifyFailure });
+      const applied = await applyPlan(trx, project, config, { prune: false, workspaceSlug: workspace.slug, now, classifyFailure: context.store.classifyFailure, reservedHostname: (hostname) => reservedHostnameReason(context, hostname) });
       await recordAudit(trx, context, principal, { action: 'project.created', workspaceId: workspace.id, projectId: project.id, object: { type: 'project', id: project.name } });
       const stored = await findProjectById(trx, project.id);
       const response: CreateProjectResponse = {

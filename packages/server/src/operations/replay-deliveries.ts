@@ -3,7 +3,7 @@ import { finishedDeliveriesOfWebhook, requeueDelivery } from '../store/queries/d
 import { findProjectWebhook } from '../store/queries/webhooks.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import { projectInScope } from './scope.js';
 
 export interface ReplayInput {

@@ -4,10 +4,10 @@ import { deleteRequestRow, findRequest, requestEvents, requestRetention, request
 import { eraseEventCopies } from '../store/queries/submission-changes.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../contents/stored-contents.js';
 
 /** Bounds of a project's request retention: a minute to ten years, as a form's. */
 export const requestRetentionSeconds = { min: 60, max: 315_360_000 } as const;

@@ -7,11 +7,11 @@ import { findProjectSubmission, setSubmissionState, submissionEvents, submission
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 import { eraseRequestsMentioning } from './request-erasure.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../contents/stored-contents.js';
 import { eraseSubmissionRecord, fileHashes } from './submission-erasure.js';
 import { toSubmissionInfo } from './submission-info.js';
 

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { insertEvent } from '../store/queries/outbox.js';
 import { deleteSubmission as deleteSubmissionRow, eraseEventCopies } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 
 /** Where an erased submission belonged: what its tombstones and its deletion event name. */
 export interface ErasureScope {

@@ -1,7 +1,7 @@
 import type { SubmissionFile } from '@svc/protocol';
 import type { SubmissionInfo } from '@svc/protocol/api';
 import type { SubmissionListingRow } from '../store/queries/submissions.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 
 /** A stored submission as the CLI API shows it: fields as posted, files by name (no hashes). */
 export function toSubmissionInfo(row: SubmissionListingRow): SubmissionInfo {

@@ -9,7 +9,7 @@ import { recordAudit } from './audit-log.js';
 import { isAdmin, type OperationContext, type Principal } from './context.js';
 import { canManagePeople, canSee, requireAdmin, requireManagePeople, requireToken, visibleWorkspaceIds } from './rights.js';
 import { workspaceInScope } from './scope.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 
 function toTokenInfo({ token, workspaceSlug }: TokenListing): TokenInfo {
   return {

@@ -1,6 +1,6 @@
 import { lastAttemptedDelivery, type LastAttemptSummary } from '../store/queries/webhook-activity.js';
 import type { OperationContext, Principal } from './context.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../lib/iso-time.js';
 import type { WebhookInfo } from '@svc/protocol/api';
 import { listWebhooks } from './webhooks.js';
 

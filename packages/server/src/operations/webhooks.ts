@@ -28,7 +28,7 @@ import { checkWebhookUrl } from '../webhooks/webhook-url.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toAttemptView, toDeliveryInfo } from './deliveries.js';
-import { isoTime, isoTimeOrNull } from './iso-time.js';
+import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 
 /** The answer of create and rotate-secret: the only times the secret is shown. */
@@ -230,6 +230,7 @@ export async function testWebhook(context: OperationContext, principal: Principa
       trx,
       { id: eventId, projectId: scope.project.id, type, payload, now },
       { id: deliveryId, webhookId: webhook.id, lease: { owner: leaseOwner, expiresAt: now + settings.leaseMs } },
+      { test: true },
     );
     await recordAudit(trx, context, principal, { action: 'webhook.tested', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'webhook', id: webhook.id } });
     return loadDeliveryJobs(trx, [deliveryId]);

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { safeNext } from './routes/auth-routes.js';
 import { attachmentDisposition } from '../http/attachment.js';
-import { sameOrigin, tokensEqual } from './security.js';
+import { tokensEqual } from '../lib/constant-time.js';
+import { sameOrigin } from './security.js';
 
 const request = (headers: Record<string, string>): FastifyRequest => ({ headers: { host: 'svc.test:8787', ...headers }, protocol: 'http' }) as unknown as FastifyRequest;
 

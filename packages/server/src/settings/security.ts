@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -41,13 +40,6 @@ function refererOrigin(referer: string | undefined): string | undefined {
   } catch {
     return 'null';
   }
-}
-
-export function tokensEqual(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string') return false;
-  const left = Buffer.from(expected, 'utf8');
-  const right = Buffer.from(given, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 export function setPageHeaders(reply: FastifyReply): void {

@@ -17,7 +17,8 @@ import type { SettingsDependencies, SettingsRequestTools } from './settings-tool
 import { authRoutes, severalCookiesParameter } from './routes/auth-routes.js';
 import { pageRoutes } from './routes/page-routes.js';
 import { sendPage } from './render.js';
-import { pageSecurityHeaders, sameOrigin, tokensEqual } from './security.js';
+import { tokensEqual } from '../lib/constant-time.js';
+import { pageSecurityHeaders, sameOrigin } from './security.js';
 import { readSessionCookie, sessionCookieFor } from './session/session-cookie.js';
 import { resumeSession } from './session/session-store.js';
 import { ErrorPage } from './views/login-page.js';

@@ -1,5 +1,3 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-
 /**
  * Every difference between the backends, in one table (pg-boss's "attorney"): shared
  * queries ask these questions instead of testing the dialect by name.
@@ -20,11 +18,6 @@ export interface BackendCapabilities {
    * process held (a running build) was left by a server that stopped.
    */
   readonly singleInstance: boolean;
-  /**
-   * Whether a top-level field of a JSON document kept as text is JSON `true` (never null:
-   * false when the field is absent or anything else).
-   */
-  readonly jsonFieldIsTrue: (column: string, key: string) => RawBuilder<SqlBool>;
 }
 
 export const sqliteCapabilities: BackendCapabilities = {
@@ -33,7 +26,6 @@ export const sqliteCapabilities: BackendCapabilities = {
   writeConcurrency: 1,
   rowLocks: false,
   singleInstance: true,
-  jsonFieldIsTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${sql.lit(`$.${key}`)}) IS 'true')`,
 };
 
 export const postgresCapabilities: BackendCapabilities = {
@@ -42,5 +34,4 @@ export const postgresCapabilities: BackendCapabilities = {
   writeConcurrency: 4,
   rowLocks: true,
   singleInstance: false,
-  jsonFieldIsTrue: (column, key) => sql<SqlBool>`coalesce((${sql.ref(column)}::json -> ${sql.lit(key)})::text = 'true', false)`,
 };

@@ -38,6 +38,7 @@ export interface Database {
   deploy_hooks: DeployHooksTable;
   builds: BuildsTable;
   inbound_deliveries: InboundDeliveriesTable;
+  push_delivery_ids: PushDeliveryIdsTable;
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
   people: PeopleTable;
   members: MembersTable;
@@ -90,7 +91,7 @@ export interface FormsTable {
   retention_seconds: Generated<number | null>;
   /** The captcha a post must solve (docs/form-endpoint.md, "Spam protection"). */
   captcha: Generated<CaptchaKind>;
-  /** The provider's secret key, sealed (webhooks/secret-box.ts) for the form's id; null when none. */
+  /** The provider's secret key, sealed (secrets/secret-box.ts) for the form's id; null when none. */
   captcha_secret: Generated<string | null>;
   /** More links than this in the fields routes a submission to Spam; null: no limit. */
   max_links: Generated<number | null>;
@@ -141,6 +142,8 @@ export interface EventsTable {
   payload: string;
   created_at: number;
   dispatched_at: number | null;
+  /** 1 for a test event (`svc webhooks test`): left out of the figures, its deliveries marked. */
+  test: Generated<number>;
 }
 
 export interface WebhooksTable {
@@ -392,6 +395,13 @@ export interface InboundDeliveriesTable {
 }
 
 export type InboundDeliveryRow = Selectable<InboundDeliveriesTable>;
+
+/** Push deliveries taken in the last day, by their host's delivery id (replays are ignored). */
+export interface PushDeliveryIdsTable {
+  connection_id: string;
+  delivery_id: string;
+  received_at: number;
+}
 
 export type GitConnectionRow = Selectable<GitConnectionsTable>;
 export type DeployHookRow = Selectable<DeployHooksTable>;

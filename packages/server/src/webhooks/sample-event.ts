@@ -9,23 +9,12 @@ interface SampleScope {
 }
 
 /**
- * The start of every test payload and of no other: `test` is the first key of a sample, and
- * every real event's payload starts with its `id` (docs/webhooks.md#testing-a-webhook).
- */
-const testPayloadStart = '{"test":true,';
-
-/**
  * A realistic event of any catalog type, for `svc webhooks test`: same envelope, made-up
  * data, marked `"test": true` so that no receiver takes it for real data.
  */
 export function sampleEvent<T extends EventType>(type: T, scope: SampleScope): EventEnvelope<T> {
   const createdAt = new Date(scope.now).toISOString();
   return { test: true, id: scope.eventId, type, createdAt, workspace: scope.workspace, project: scope.project, data: sampleData(type, scope.now, createdAt) };
-}
-
-/** Whether a stored payload is a test's (its retries too): read from its first bytes, never parsed. */
-export function isTestPayload(payload: string): boolean {
-  return payload.startsWith(testPayloadStart);
 }
 
 function sampleData<T extends EventType>(type: T, now: number, createdAt: string): EventDataMap[T] {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 export const signingSecretPrefix = 'whsec_';
 /** 256 random bits (docs/webhooks.md). */

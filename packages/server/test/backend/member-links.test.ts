@@ -6,7 +6,7 @@ import { inviteLifetimeMs, inviteMember, removeMember } from '../../src/operatio
 import { emailLinkLifetimeMs, emailSignInLink, personPrincipal } from '../../src/operations/person-sign-in.js';
 import { describeLink, spendLink } from '../../src/operations/sign-in-links.js';
 import { ensureWorkspace } from '../../src/store/queries/projects.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

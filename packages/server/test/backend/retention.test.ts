@@ -4,7 +4,7 @@ import { useBackendSuite } from '@svc/testkit/vitest';
 import { updateFormSettings } from '../../src/operations/forms.js';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 const day = 86_400_000;

@@ -11,7 +11,7 @@ import { resumeSession } from '../../src/settings/session/session-store.js';
 import { ledgerTable, loadMigrations } from '../../src/store/migrations.js';
 import { sqliteFileName } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, createForm, eventually, newEncryptionKey, operationContext, postJson, request, selectBackend, type FormFixture } from '@svc/testkit';
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { AltchaChallenges, altchaKey, challengeLifetimeMs } from '../../src/forms/spam/altcha-challenges.js';
-import { FormDirectory } from '../../src/forms/form-directory.js';
+import { ProjectSites } from '../../src/sites/project-sites.js';
 import { captchaSecretContext } from '../../src/forms/spam/captcha-secret.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { updateFormSettings, type FormSettingsChange } from '../../src/operations/forms.js';
 import { replaceProjectDomains } from '../../src/store/queries/domains.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 
@@ -289,19 +289,20 @@ describe.runIf(backend.available)(`spam protection on ${backend.name}`, () => {
 
     it('with project, holds the project\'s hostnames until a change to what hosting serves is announced', async () => {
       const form = await createForm(suite.store);
-      const directory = new FormDirectory(suite.store, 60_000);
+      const sites = new ProjectSites(suite.store, { maxEntries: 100, unheardMaxAgeMs: 60_000 });
       try {
         // PostgreSQL: once it listens (its first connection counts as a change that may have been missed).
         await eventually(() => Promise.resolve(suite.store.signals.sites.hears()), (listening) => listening, 'the site-change listener');
-        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        expect(await sites.hostnames(form.projectId)).toEqual([]);
         await suite.store.transaction((trx) => replaceProjectDomains(trx, form.projectId, [{ hostname: 'WWW.Beta.example', environment: 'production', position: 0 }]));
         // Held: a post does not read the domains again...
-        expect(await directory.projectHostnames(form.projectId)).toEqual([]);
+        expect(await sites.hostnames(form.projectId)).toEqual([]);
         // ...until a push that changes them announces it, as it does for hosting.
         suite.store.signals.sites.announce();
-        expect(await directory.projectHostnames(form.projectId)).toEqual(['www.beta.example']);
+        expect(await sites.hostnames(form.projectId)).toEqual(['www.beta.example']);
+        expect(await sites.domains(form.projectId)).toEqual([{ hostname: 'www.beta.example', environment: 'production' }]);
       } finally {
-        directory.close();
+        sites.close();
       }
     });
 

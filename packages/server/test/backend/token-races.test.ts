@@ -5,7 +5,7 @@ import { adminPrincipal, newEncryptionKey, operationContext, selectBackend } fro
 import { useBackendStore } from '@svc/testkit/vitest';
 import { revokeToken } from '../../src/operations/tokens.js';
 import { countActiveAdminTokens, insertToken } from '../../src/store/queries/tokens.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

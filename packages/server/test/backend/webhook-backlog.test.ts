@@ -3,7 +3,7 @@ import { useBackendSuite } from '@svc/testkit/vitest';
 import { adminPrincipal, createForm, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver } from '@svc/testkit';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

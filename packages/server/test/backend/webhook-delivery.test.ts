@@ -5,7 +5,7 @@ import { adminPrincipal, createForm, eventually, type FormFixture, newEncryption
 import { getDelivery, resendDelivery } from '../../src/operations/deliveries.js';
 import { createWebhook, disableWebhook, rotateWebhookSecret, testWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, createForm, createTestEnvironment, newEncryptionKey, operationContext, selectBackend, startSvc, type TestEnvironment } from '@svc/testkit';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { Store } from '../../src/store/store.js';
-import { encryptionKeyFileName, parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { encryptionKeyFileName, parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

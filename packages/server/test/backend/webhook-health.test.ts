@@ -3,7 +3,7 @@ import { adminPrincipal, createForm, eventually, newEncryptionKey, operationCont
 import { useBackendSuite } from '@svc/testkit/vitest';
 import type { OperationContext } from '../../src/operations/context.js';
 import { createWebhook, enableWebhook, getWebhook } from '../../src/operations/webhooks.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 const day = 86_400_000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, createForm, newEncryptionKey, operationContext, postJson, selectBackend, startReceiver, type WebhookReceiver } from '@svc/testkit';
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { createWebhook } from '../../src/operations/webhooks.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

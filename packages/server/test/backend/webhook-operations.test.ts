@@ -17,7 +17,7 @@ import {
   testWebhook,
 } from '../../src/operations/webhooks.js';
 import type { DeliveryStatus } from '../../src/store/schema.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -4,7 +4,7 @@ import { adminPrincipal, createForm, createTestEnvironment, eventually, type For
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import type { Store } from '../../src/store/store.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

@@ -4,7 +4,7 @@ import { adminPrincipal, createForm, eventually, newEncryptionKey, operationCont
 import { useBackendSuite } from '@svc/testkit/vitest';
 import { createWebhook } from '../../src/operations/webhooks.js';
 import type { OperationContext } from '../../src/operations/context.js';
-import { parseEncryptionKey } from '../../src/webhooks/encryption-key.js';
+import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';
 
 const backend = await selectBackend();
 

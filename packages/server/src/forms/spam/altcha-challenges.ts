@@ -1,7 +1,7 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { createChallenge } from 'altcha-lib/v1';
 import type { Challenge } from 'altcha-lib/v1/types';
-import { tokensEqual } from '../../settings/security.js';
+import { tokensEqual } from '../../lib/constant-time.js';
 
 /** A challenge is good for 20 minutes (docs/form-endpoint.md, "ALTCHA"). */
 export const challengeLifetimeMs = 20 * 60_000;

@@ -3,7 +3,7 @@ import { altchaWidgetPath } from './altcha-widget.js';
 
 /**
  * The HTML a form's page shows to paste (docs/form-endpoint.md): a form posting to the
- * endpoint, with what its captcha needs. ALTCHA's widget comes from the service itself;
+ * endpoint, with the honeypot field and what its captcha needs. ALTCHA's widget comes from the service itself;
  * Turnstile and hCaptcha load their providers' scripts, as they must, with the site key the
  * agency gets from the provider (only the secret key is kept here).
  */
@@ -26,6 +26,8 @@ export function formSnippet(endpointUrl: string, captcha: CaptchaKind): string {
     `<form action="${endpointUrl}" method="post" enctype="multipart/form-data">`,
     '  <label>Email <input type="email" name="email" required></label>',
     '  <label>Message <textarea name="message"></textarea></label>',
+    '  <!-- The honeypot: people never see it; a bot that fills it in lands in Spam. -->',
+    '  <input name="x-service-honeypot" tabindex="-1" autocomplete="off" aria-hidden="true" style="position:absolute;left:-9999px">',
     ...widget[captcha],
     '  <button type="submit">Send</button>',
     '</form>',

@@ -1,4 +1,4 @@
-import { isLocalDevelopmentHost, originHostname } from '../../pinpoints/page-origin.js';
+import { originAllowed } from '../../sites/page-origin.js';
 
 /** Most origins one form may list. */
 export const maxFormOrigins = 50;
@@ -31,20 +31,15 @@ export function normalizeOrigins(text: string): string {
 }
 
 /**
- * Whether a browser post from `origin` may reach the form (docs/form-endpoint.md, "Allowed
- * origins"). A post without `Origin` (a script, a server) is not a browser's and is let
- * through: the rule keeps other sites' pages from posting, not clients that can send any
- * header they like. `projectHostnames` is asked only for `project`.
+ * Whether a browser post from `origin` may reach the form, as its `--origins` setting says
+ * (docs/form-endpoint.md, "Allowed origins"). A post without `Origin` (a script, a server)
+ * is not a browser's and is let through: the rule keeps other sites' pages from posting,
+ * not clients that can send any header they like. `project` is the project's pages as the
+ * widget knows them (sites/page-origin.ts); `projectHostnames` is asked only for it.
  */
-export async function originAllowed(origin: string | undefined, setting: string, projectHostnames: () => Promise<readonly string[]>): Promise<boolean> {
+export async function postOriginAllowed(origin: string | undefined, setting: string, projectHostnames: () => Promise<readonly string[]>): Promise<boolean> {
   if (origin === undefined || setting === 'any') return true;
-  if (setting === 'project') {
-    const hostname = originHostname(origin);
-    if (hostname === null) return false;
-    if (isLocalDevelopmentHost(hostname)) return true;
-    const host = hostname.toLowerCase();
-    return (await projectHostnames()).some((candidate) => candidate.toLowerCase() === host);
-  }
+  if (setting === 'project') return originAllowed(origin, await projectHostnames(), { openWithoutDomains: false });
   let normalized: string;
   try {
     normalized = new URL(origin).origin;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { readCappedBody } from '../../delivery/response-body.js';
+import { readCappedBody } from '../../lib/capped-body.js';
 
 /** A provider's siteverify answer must come within this (docs/form-endpoint.md). */
 export const siteverifyTimeoutMs = 5_000;

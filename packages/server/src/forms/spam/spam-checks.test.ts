@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AltchaChallenges, altchaKey } from './altcha-challenges.js';
 import { checkCaptcha, separateSolutions, type CaptchaServices } from './captcha-check.js';
 import { countLinks } from './links.js';
-import { normalizeOrigins, originAllowed } from './origins.js';
+import { normalizeOrigins, postOriginAllowed } from './origins.js';
 import { siteverify } from './siteverify.js';
 
 describe('links in a submission', () => {
@@ -12,6 +12,12 @@ describe('links in a submission', () => {
     expect(countLinks({ message: 'see https://www.a.example/x and www.b.example or http://c', name: 'Ann' })).toBe(3);
     expect(countLinks({ list: ['HTTPS://A.EXAMPLE', { deep: 'www.b.example' }], age: 3 })).toBe(2);
     expect(countLinks({ message: 'no links here: example.com' })).toBe(0);
+  });
+
+  it('counts what spam hides links as: other schemes, //host, bare host.tld/ and full-width letters', () => {
+    expect(countLinks({ message: 'ftp://a.example //b.example/x c.example/path d.co.uk/ and mail me at ann@e.example' })).toBe(4);
+    expect(countLinks({ message: 'ｈｔｔｐｓ：／／ｆ.example wWw.g.example' })).toBe(2);
+    expect(countLinks({ message: 'and/or 3.5/10 a/b e.g. path/to' })).toBe(0);
   });
 });
 
@@ -28,14 +34,14 @@ describe('allowed origins', () => {
   });
 
   it('let posts without Origin through, and with project the project\'s domains and local hosts', async () => {
-    expect(await originAllowed(undefined, 'project', hostnames)).toBe(true);
-    expect(await originAllowed('https://evil.example', 'any', hostnames)).toBe(true);
-    expect(await originAllowed('https://www.acme.example', 'project', hostnames)).toBe(true);
-    expect(await originAllowed('http://localhost:4321', 'project', hostnames)).toBe(true);
-    expect(await originAllowed('https://evil.example', 'project', hostnames)).toBe(false);
-    expect(await originAllowed('null', 'project', hostnames)).toBe(false);
-    expect(await originAllowed('https://a.example', 'https://a.example,https://b.example', hostnames)).toBe(true);
-    expect(await originAllowed('http://a.example', 'https://a.example', hostnames)).toBe(false);
+    expect(await postOriginAllowed(undefined, 'project', hostnames)).toBe(true);
+    expect(await postOriginAllowed('https://evil.example', 'any', hostnames)).toBe(true);
+    expect(await postOriginAllowed('https://www.acme.example', 'project', hostnames)).toBe(true);
+    expect(await postOriginAllowed('http://localhost:4321', 'project', hostnames)).toBe(true);
+    expect(await postOriginAllowed('https://evil.example', 'project', hostnames)).toBe(false);
+    expect(await postOriginAllowed('null', 'project', hostnames)).toBe(false);
+    expect(await postOriginAllowed('https://a.example', 'https://a.example,https://b.example', hostnames)).toBe(true);
+    expect(await postOriginAllowed('http://a.example', 'https://a.example', hostnames)).toBe(false);
   });
 });
 

@@ -1,13 +1,13 @@
 import type { ResolvedForm } from '../../store/queries/forms.js';
 import { spendSolution } from '../../store/queries/spent-solutions.js';
 import type { Db } from '../../store/store.js';
-import type { FormDirectory } from '../form-directory.js';
-import { SecretBoxError, type SecretBox } from '../../webhooks/secret-box.js';
+import type { ProjectSites } from '../../sites/project-sites.js';
+import { SecretBoxError, type SecretBox } from '../../secrets/secret-box.js';
 import type { AltchaChallenges } from './altcha-challenges.js';
 import { captchaSecretContext } from './captcha-secret.js';
 import { checkCaptcha, type CaptchaServices, type CaptchaVerdict } from './captcha-check.js';
 import { countLinks } from './links.js';
-import { originAllowed } from './origins.js';
+import { postOriginAllowed } from './origins.js';
 import { siteverify } from './siteverify.js';
 
 /**
@@ -20,7 +20,7 @@ export class SpamProtection {
   constructor(
     db: Db,
     /** Where a project's hostnames are held (`--origins project`), not read on every post. */
-    private readonly directory: Pick<FormDirectory, 'projectHostnames'>,
+    private readonly sites: Pick<ProjectSites, 'hostnames'>,
     private readonly box: SecretBox,
     altcha: AltchaChallenges,
     verifyUrls: { readonly turnstile: string; readonly hcaptcha: string },
@@ -32,7 +32,7 @@ export class SpamProtection {
 
   /** A browser post (it sends `Origin`) from a page the form does not allow is refused; a script's is not. */
   async originAllowed(form: ResolvedForm, origin: string | undefined): Promise<boolean> {
-    return originAllowed(origin, form.origins, () => this.directory.projectHostnames(form.projectId));
+    return postOriginAllowed(origin, form.origins, () => this.sites.hostnames(form.projectId));
   }
 
   /** The post's captcha solution, checked; `solutions` holds the fields the widgets post. */

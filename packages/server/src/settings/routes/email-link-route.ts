@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isValidEmail } from '../../forms/email.js';
+import { isValidEmail } from '../../lib/email-address.js';
 import { emailSignInLink } from '../../operations/person-sign-in.js';
 import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';

@@ -10,7 +10,7 @@ import { sendPage } from '../render.js';
 import type { SettingsRequestTools } from '../settings-tools.js';
 import { OverviewPage } from '../views/overview-page.js';
 import { ProjectsPage } from '../views/projects-page.js';
-import { serviceHostnames, siteHostname } from '../../hosting/hosted-sites.js';
+import { serviceHostnames, siteHostname } from '../../sites/hosted-sites.js';
 import { projectPageBase, type ProjectParams } from './route-params.js';
 
 /** `/` (to the settings area), `/settings` (projects the session can see) and each project's overview. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../ids.js';
-import { tokensEqual } from '../security.js';
+import { tokensEqual } from '../../lib/constant-time.js';
 import { readSingleCookie } from './session-cookie.js';
 
 /**

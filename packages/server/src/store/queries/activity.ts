@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
 
 export const hourMs = 3_600_000;
@@ -30,21 +29,21 @@ export async function submissionsPerHour(db: Db, projectId: string, since: numbe
 /**
  * The one place that says which deliveries a project's figures count: those of its webhooks
  * (and notification emails), except tests. A test (`svc webhooks test`, **Send test event**)
- * carries `"test": true` at the top level of its event's payload (docs/webhooks.md) and
- * is not counted (docs/settings.md).
+ * is marked in its event's `test` column (docs/webhooks.md) and is not counted
+ * (docs/settings.md).
  */
-function countedDeliveries(db: Db, capabilities: BackendCapabilities, projectId: string) {
+function countedDeliveries(db: Db, projectId: string) {
   return db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
     .innerJoin('events', 'events.id', 'deliveries.event_id')
     .where('webhooks.project_id', '=', projectId)
-    .where((eb) => eb.not(capabilities.jsonFieldIsTrue('events.payload', 'test')));
+    .where('events.test', '=', 0);
 }
 
 /** Deliveries of a project that succeeded, per hour of their success, since `since`. */
-export async function deliverySuccessesPerHour(db: Db, capabilities: BackendCapabilities, projectId: string, since: number): Promise<HourCount[]> {
-  const rows = await countedDeliveries(db, capabilities, projectId)
+export async function deliverySuccessesPerHour(db: Db, projectId: string, since: number): Promise<HourCount[]> {
+  const rows = await countedDeliveries(db, projectId)
     .select([hourOf('deliveries.completed_at').as('hour'), (eb) => eb.fn.countAll<number>().as('count')])
     .where('deliveries.status', '=', 'succeeded')
     .where('deliveries.completed_at', '>=', since)
@@ -58,8 +57,8 @@ export async function deliverySuccessesPerHour(db: Db, capabilities: BackendCapa
  * those that will be retried too. An attempt failed unless its receiver answered 2xx (an
  * email: the SMTP server took it, which records neither a status nor an error).
  */
-export async function failedAttemptsPerHour(db: Db, capabilities: BackendCapabilities, projectId: string, since: number): Promise<HourCount[]> {
-  const rows = await countedDeliveries(db, capabilities, projectId)
+export async function failedAttemptsPerHour(db: Db, projectId: string, since: number): Promise<HourCount[]> {
+  const rows = await countedDeliveries(db, projectId)
     .innerJoin('delivery_attempts', 'delivery_attempts.delivery_id', 'deliveries.id')
     .select([hourOf('delivery_attempts.started_at').as('hour'), (eb) => eb.fn.countAll<number>().as('count')])
     // A delivery attempted since `since` was updated since then: the cheap filter first.

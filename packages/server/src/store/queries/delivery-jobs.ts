@@ -12,6 +12,8 @@ export interface DeliveryJob {
   readonly eventType: string;
   /** The exact JSON body to send and sign. */
   readonly payload: string;
+  /** A test's delivery (`svc webhooks test`): sent with `x-service-test: 1`. */
+  readonly test: boolean;
   readonly url: string;
   readonly sealedSecret: string;
   readonly sealedPreviousSecret: string | null;
@@ -56,10 +58,10 @@ const idsPerStatement = 500;
  * left out. Keeps the order of `deliveries`.
  */
 export async function toDeliveryJobs(db: Db, deliveries: readonly LeasedDelivery[], webhooks: ReadonlyMap<string, SendableWebhook>): Promise<DeliveryJob[]> {
-  const events = new Map<string, { id: string; type: string; payload: string }>();
+  const events = new Map<string, { id: string; type: string; payload: string; test: number }>();
   const eventIds = [...new Set(deliveries.map((row) => row.event_id))];
   for (let start = 0; start < eventIds.length; start += idsPerStatement) {
-    const rows = await db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', eventIds.slice(start, start + idsPerStatement)).execute();
+    const rows = await db.selectFrom('events').select(['id', 'type', 'payload', 'test']).where('id', 'in', eventIds.slice(start, start + idsPerStatement)).execute();
     for (const row of rows) events.set(row.id, row);
   }
   const jobs: DeliveryJob[] = [];
@@ -75,6 +77,7 @@ export async function toDeliveryJobs(db: Db, deliveries: readonly LeasedDelivery
       eventId: event.id,
       eventType: event.type,
       payload: event.payload,
+      test: event.test === 1,
       url: webhook.url,
       sealedSecret: webhook.secret,
       sealedPreviousSecret: webhook.previous_secret,

@@ -164,15 +164,16 @@ export function newDeliveryRow(delivery: { id?: string; eventId: string; webhook
 }
 
 /**
- * An event meant for one webhook only (`svc webhooks test`): stored as already dispatched,
- * with its one delivery leased to the caller, who sends it at once.
+ * An event meant for one webhook only (`svc webhooks test`, marked `test`): stored as
+ * already dispatched, with its one delivery leased to the caller, who sends it at once.
  */
 export async function insertDirectEvent(
   trx: Db,
   event: OutboxEvent,
   delivery: { id: string; webhookId: string; lease: { owner: string; expiresAt: number } },
+  options: { test: boolean },
 ): Promise<void> {
-  await insertEvent(trx, event, { dispatchedAt: event.now });
+  await insertEvent(trx, event, { dispatchedAt: event.now, test: options.test });
   await trx.insertInto('deliveries').values(newDeliveryRow({ id: delivery.id, eventId: event.id, webhookId: delivery.webhookId, now: event.now, lease: delivery.lease })).execute();
 }
 

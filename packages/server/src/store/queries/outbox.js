@@ -12,26 +12,27 @@
  */
 
 /** The outbox table's columns: every insert names them all. */
-export const outboxColumns = /** @type {const} */ (['id', 'project_id', 'type', 'payload', 'created_at', 'dispatched_at']);
+export const outboxColumns = /** @type {const} */ (['id', 'project_id', 'type', 'payload', 'created_at', 'dispatched_at', 'test']);
 
 /**
  * The outbox row of an event. Undispatched unless `dispatchedAt` is given: the dispatcher
- * fans it out to the project's webhooks.
+ * fans it out to the project's webhooks. Not a test unless `test` (`svc webhooks test`).
  * @param {OutboxEvent} event
  * @param {number | null} [dispatchedAt]
+ * @param {boolean} [test]
  * @returns {OutboxRow}
  */
-export function outboxRow(event, dispatchedAt = null) {
-  return { id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: dispatchedAt };
+export function outboxRow(event, dispatchedAt = null, test = false) {
+  return { id: event.id, project_id: event.projectId, type: event.type, payload: event.payload, created_at: event.now, dispatched_at: dispatchedAt, test: test ? 1 : 0 };
 }
 
 /**
  * Writes an event to the outbox, in the caller's transaction.
  * @param {import('../store.js').Db} db
  * @param {OutboxEvent} event
- * @param {{ dispatchedAt?: number }} [options] stored as already dispatched at that time (an event for one webhook only, `svc webhooks test`)
+ * @param {{ dispatchedAt?: number, test?: boolean }} [options] stored as already dispatched at that time (an event for one webhook only, `svc webhooks test`), and marked a test
  * @returns {Promise<void>}
  */
 export async function insertEvent(db, event, options = {}) {
-  await db.insertInto('events').values(outboxRow(event, options.dispatchedAt ?? null)).execute();
+  await db.insertInto('events').values(outboxRow(event, options.dispatchedAt ?? null, options.test)).execute();
 }

@@ -1,8 +1,8 @@
-import { ensureEncryptionCanary } from '../store/queries/encryption-canary.js';
-import { listSealedSecrets } from '../store/queries/webhooks.js';
-import type { Store } from '../store/store.js';
-import { SecretBoxError, type SecretBox } from './secret-box.js';
-import { signingSecretContext } from './signing-secret.js';
+import { ensureEncryptionCanary } from './store/queries/encryption-canary.js';
+import { listSealedSecrets } from './store/queries/webhooks.js';
+import type { Store } from './store/store.js';
+import { SecretBoxError, type SecretBox } from './secrets/secret-box.js';
+import { signingSecretContext } from './webhooks/signing-secret.js';
 
 const canaryContext = 'encryption-canary';
 const canaryText = 'svc encryption canary';

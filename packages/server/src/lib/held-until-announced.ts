@@ -1,5 +1,12 @@
-import type { StoreSignal } from '../store/store.js';
-import { setBounded } from '../lib/bounded-map.js';
+import { setBounded } from './bounded-map.js';
+
+/** Announcements of a change (the store's signals are such): heard here, and maybe missed. */
+export interface ChangeSignal {
+  /** Registers a listener; returns a function that removes it. */
+  on(listener: () => void): () => void;
+  /** False while announcements could go unheard. */
+  hears(): boolean;
+}
 
 export interface HeldUntilAnnouncedOptions {
   /** Entries held at once (the oldest go first). */
@@ -11,9 +18,9 @@ export interface HeldUntilAnnouncedOptions {
 }
 
 /**
- * Answers read from the database and held in memory until a change to what hosting serves
- * is announced (`Store.signals.sites`, docs/hosting.md), when everything held is forgotten
- * at once. A read that began before an announcement is not held after it.
+ * Answers read from the database and held in memory until a change is announced (for
+ * example `Store.signals.sites`, docs/hosting.md), when everything held is forgotten at once.
+ * A read that began before an announcement is not held after it.
  */
 export class HeldUntilAnnounced<V> {
   private readonly held = new Map<string, { value: V; at: number }>();
@@ -22,7 +29,7 @@ export class HeldUntilAnnounced<V> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly changes: StoreSignal,
+    private readonly changes: ChangeSignal,
     private readonly options: HeldUntilAnnouncedOptions,
     private readonly now: () => number = Date.now,
   ) {

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import { HeldUntilAnnounced } from './held-until-announced.js';
+import { HeldUntilAnnounced } from '../lib/held-until-announced.js';
 import { lookUpSite, type HostedTarget } from './hosted-sites.js';
 
 /**
