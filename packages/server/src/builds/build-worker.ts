@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ServiceError } from '@svc/protocol';
@@ -8,14 +8,17 @@ import type { OperationContext } from '../operations/context.js';
 import { storeBuiltSite } from '../operations/built-site.js';
 import { failDeploy, makeDeployLive, startBuiltDeploy } from '../operations/deploys.js';
 import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
-import { abandonedBuilds, claimQueuedBuilds, finishBuild, hasQueuedBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
-import { findDeployById, setDeployFiles } from '../store/queries/deploys.js';
+import { claimQueuedBuilds, finishBuild, hasQueuedBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
+import { findDeployById, liveDeploys, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
+import { logForTry, recordEnd } from './build-ending.js';
 import { BuildLog } from './build-log.js';
+import { failAbandonedBuilds, removeLeftBuildFolders } from './build-recovery.js';
 import { checkRepoAddress } from './repo-url.js';
-import { BuildError, memoryCapMethod, projectGitCache, removeStaleBuildCgroups, resolveBranchHead, runBuild } from './runner/run-build.js';
+import { stalePushReason } from './runner/pushed-commit.js';
+import { BuildError, EgressProxy, memoryCapMethod, projectGitCache, removeStaleBuildCgroups, resolveBranchHead, runBuild } from './runner/run-build.js';
 
 /** Lines of the log that `deploy.failed` carries with the reason. */
 const failedLogLines = 20;
@@ -31,6 +34,10 @@ export class BuildWorker {
   private readonly owner = `build-${randomBytes(8).toString('hex')}`;
   private readonly running = new Map<string, AbortController>();
   private readonly finished = new Set<Promise<void>>();
+  /** Where builds work and the projects' git caches are (`--build-dir`, default `<data dir>/builds`). */
+  private readonly buildDir: string;
+  /** The install steps' only way out of their sandboxes. */
+  private readonly egress: EgressProxy;
   private stopped = false;
   private filling: Promise<void> | null = null;
   private again = false;
@@ -41,10 +48,14 @@ export class BuildWorker {
     private readonly context: OperationContext,
     private readonly logger: Logger,
     private readonly reportFailure: (error: unknown, what: string) => void,
-  ) {}
+  ) {
+    this.buildDir = context.options.builds.directory ?? join(context.options.dataDir, 'builds');
+    this.egress = new EgressProxy(context.options.allowPrivateTargets);
+  }
 
   /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
   async start(): Promise<void> {
+    await mkdir(this.buildDir, { recursive: true, mode: 0o700 });
     await this.recover(this.context.store.capabilities.singleInstance);
     const memoryCap = await memoryCapMethod();
     this.logger.info({ memoryBytes: this.context.options.builds.memoryBytes, method: memoryCap.kind }, `builds are held to --build-memory by ${memoryCap.description}`);
@@ -122,9 +133,11 @@ export class BuildWorker {
     const project = await findProjectById(context.store.db, build.project_id);
     const workspace = await findWorkspaceById(context.store.db, project.workspace_id);
     const connection = await findGitConnection(context.store.db, project.id);
-    const workDir = join(context.options.dataDir, 'builds', build.id);
+    const workDir = join(this.buildDir, build.id);
+    const deadline = Date.now() + settings.timeoutMs;
     let commit = build.git_commit;
     let deploy: DeployRow | null = null;
+    let end: { state: 'failed' | 'canceled'; reason: string } | null = null;
     const heartbeat = setInterval(() => {
       void this.renew(build, log, controller);
     }, Math.max(50, Math.floor(settings.leaseMs / 3)));
@@ -134,34 +147,39 @@ export class BuildWorker {
       const repoToken = connection.token_sealed === null ? undefined : context.secrets.open(connection.token_sealed, repoTokenContext(project.id));
       const unreachable = await checkRepoAddress(connection.repo_url, repoUrlPolicy(context));
       if (unreachable !== null) throw new BuildError('fetch_failed', `the repository cannot be reached: ${unreachable}`);
+      const access = { repoToken, allowLocalRepos: settings.allowLocalRepos, allowPrivateTargets: context.options.allowPrivateTargets };
       if (commit === null) {
         log.append(`reading the head of ${build.branch}\n`);
-        commit = await resolveBranchHead(connection.repo_url, build.branch, {
-          repoToken,
-          allowLocalRepos: settings.allowLocalRepos,
-          allowPrivateTargets: context.options.allowPrivateTargets,
-          signal: controller.signal,
-        });
+        commit = await resolveBranchHead(connection.repo_url, build.branch, { ...access, signal: controller.signal });
         await updateBuildProgress(context.store.db, build.id, this.owner, { git_commit: commit });
+      } else if (build.trigger === 'push') {
+        const stale = await stalePushReason({ ...access, repoUrl: connection.repo_url, commit, branch: build.branch, environment: build.environment, liveCommit: await liveCommit(context, project.id, build.environment), gitDir: projectGitCache(this.buildDir, project.id), scratchDir: join(workDir, 'check'), deadline, signal: controller.signal });
+        if (stale !== null) {
+          log.append(`${stale}\n`);
+          end = { state: 'canceled', reason: stale };
+          return;
+        }
       }
       deploy = await this.startDeploy(build, project, workspace, connection.repo_url, commit);
       log.append(`building ${commit} of ${build.branch} (${project.framework}) for ${build.environment}\n`);
       const result = await runBuild({
         projectId: project.id,
         repoUrl: connection.repo_url,
-        ...(repoToken === undefined ? {} : { repoToken }),
+        ...access,
         commit,
         branch: build.branch,
         framework: project.framework,
         workDir,
-        timeoutMs: settings.timeoutMs,
+        timeoutMs: Math.max(1, deadline - Date.now()),
         sandbox: settings.sandbox,
-        allowLocalRepos: settings.allowLocalRepos,
-        allowPrivateTargets: context.options.allowPrivateTargets,
-        cacheDir: projectGitCache(context.options.dataDir, project.id),
-        privateDirs: [context.options.dataDir],
+        cacheDir: projectGitCache(this.buildDir, project.id),
+        privateDirs: [context.options.dataDir, this.buildDir],
         memoryBytes: settings.memoryBytes,
         buildNetwork: settings.network,
+        egress: this.egress,
+        disk: { diskBytes: settings.diskBytes, minFreeBytes: settings.minFreeBytes, intervalMs: settings.diskCheckIntervalMs },
+        watchedDirs: [{ name: 'the data dir', path: context.options.dataDir }],
+        gitCacheBytes: settings.gitCacheBytes,
         outputLimits: context.options.deployLimits,
         signal: controller.signal,
         onLog: (chunk) => log.append(chunk),
@@ -182,10 +200,15 @@ export class BuildWorker {
     } catch (error) {
       const reason = this.reasonOf(error, controller);
       log.append(`failed: ${reason}\n`);
-      await this.fail(build, deploy ?? (await this.startDeploy(build, project, workspace, connection?.repo_url ?? '', commit).catch(() => null)), project, workspace, reason, log);
+      end = { state: 'failed', reason };
+    } finally {
+      // The build's files go first: a build that filled the disk leaves room for its end to be recorded.
+      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    try {
+      if (end !== null) await this.end(build, end, deploy, commit, project, workspace, connection?.repo_url ?? '', log);
     } finally {
       clearInterval(heartbeat);
-      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
@@ -209,16 +232,30 @@ export class BuildWorker {
     return row;
   }
 
-  private async fail(build: BuildRow, deploy: DeployRow | null, project: ProjectRow, workspace: WorkspaceRow, reason: string, log: BuildLog): Promise<void> {
+  /**
+   * Ends a build that did not deploy: failed (its deploy too, with `deploy.failed`) or
+   * canceled (a stale push: no deploy was started). Recorded with retries, each with less of
+   * the log, so a full disk never leaves it `building` nor loses its reason.
+   */
+  private async end(build: BuildRow, end: { state: 'failed' | 'canceled'; reason: string }, started: DeployRow | null, commit: string | null, project: ProjectRow, workspace: WorkspaceRow, repo: string, log: BuildLog): Promise<void> {
     const { context } = this;
-    const now = context.now();
-    const withLog = `${reason}\n${log.lastLines(failedLogLines)}`.slice(0, 8_000);
-    await context.store.transaction(async (trx) => {
-      if (deploy) await failDeploy(trx, context, { project, workspace }, deploy, withLog, now);
-      await finishBuild(trx, build.id, this.owner, { state: 'failed', error: reason, log: log.value, now });
-    });
+    let deploy = started;
+    const recorded = await recordEnd(
+      async (attempt) => {
+        if (end.state === 'failed' && deploy === null) deploy = await this.startDeploy(build, project, workspace, repo, commit).catch(() => null);
+        const kept = logForTry(log.value, end.reason, attempt);
+        const withLog = `${end.reason}\n${log.lastLines(failedLogLines)}`.slice(0, 8_000);
+        const now = context.now();
+        await context.store.transaction(async (trx) => {
+          if (deploy && end.state === 'failed') await failDeploy(trx, context, { project, workspace }, deploy, attempt < 2 ? withLog : end.reason, now);
+          await finishBuild(trx, build.id, this.owner, { state: end.state, error: end.reason, log: kept, now });
+        });
+      },
+      { stopped: () => this.stopped, onFailure: (error, attempt) => this.reportFailure(error, `could not record the end of build ${build.id} (try ${attempt + 1})`) },
+    );
+    if (!recorded) return;
     context.store.signals.events.announce();
-    this.logger.info({ build: build.id, environment: build.environment, reason }, 'build failed');
+    this.logger.info({ build: build.id, environment: build.environment, state: end.state, reason: end.reason }, end.state === 'failed' ? 'build failed' : 'build not run');
   }
 
   /** Renews the lease and stores the log; aborts the build when it is no longer ours. */
@@ -237,30 +274,20 @@ export class BuildWorker {
 
   /**
    * Builds left building by a server that stopped: those whose lease ran out, or (`all`,
-   * on a store only one server uses, at start) every one. Each is failed with the reason,
-   * and its deploy too; what was live stays live.
+   * on a store only one server uses, at start) every one, are failed with the reason; then
+   * the folders of builds no longer running are removed.
    */
   private async recover(all: boolean): Promise<void> {
-    const { context } = this;
-    const now = context.now();
-    const left = await abandonedBuilds(context.store.db, all ? Number.MAX_SAFE_INTEGER : now, 100);
-    const reason = 'the server running this build stopped (killed or restarted) before it finished; push again or call the deploy hook';
-    for (const build of left) {
-      if (this.running.has(build.id)) continue;
-      const log = new BuildLog();
-      log.append(build.log);
-      log.append(`failed: ${reason}\n`);
-      await context.store.transaction(async (trx) => {
-        if (!(await finishBuild(trx, build.id, null, { state: 'failed', error: reason, log: log.value, now }))) return;
-        const deploy = build.deploy_id === null ? undefined : await findDeployById(trx, build.deploy_id);
-        if (deploy) {
-          const project = await findProjectById(trx, build.project_id);
-          const workspace = await findWorkspaceById(trx, project.workspace_id);
-          await failDeploy(trx, context, { project, workspace }, deploy, reason, now);
-        }
-      });
-      this.logger.warn({ build: build.id }, 'failed a build a stopped server left building');
-    }
-    if (left.length > 0) context.store.signals.events.announce();
+    const failed = await failAbandonedBuilds(this.context, all ? Number.MAX_SAFE_INTEGER : this.context.now(), this.running);
+    for (const id of failed) this.logger.warn({ build: id }, 'failed a build a stopped server left building');
+    const removed = await removeLeftBuildFolders(this.context, this.buildDir, this.running);
+    if (removed > 0) this.logger.warn({ removed }, `removed the folders of ${removed} ${removed === 1 ? 'build' : 'builds'} a stopped server left`);
   }
+}
+
+/** The commit live on the environment, when what it serves was built or deployed from one. */
+async function liveCommit(context: OperationContext, projectId: string, environment: string): Promise<string | null> {
+  const deployId = (await liveDeploys(context.store.db, projectId)).get(environment);
+  if (deployId === undefined) return null;
+  return (await findDeployById(context.store.db, deployId))?.git_commit ?? null;
 }
