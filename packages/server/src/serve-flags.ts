@@ -115,7 +115,7 @@ export const serveFlags: readonly ServeFlag[] = [
     description: 'take the client IP from x-forwarded-for, as added by the trusted proxies: alone the connected peer, a hop count, or addresses/CIDRs',
     apply: (text, draft) => void (draft.trustProxy = parseProxyTrust(text)),
   },
-  { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
+  { flag: '--allow-private-targets', env: 'SVC_ALLOW_PRIVATE_TARGETS', description: 'let webhooks, repositories and builds\' install steps reach loopback and private addresses', apply: (text, draft) => void (draft.allowPrivateTargets = parseBoolean(text)) },
   { flag: '--webhook-concurrency', value: '<n>', env: 'SVC_WEBHOOK_CONCURRENCY', defaultValue: '8', description: 'delivery attempts one webhook may have in flight at once, per process', apply: (text, draft) => void (draft.webhookConcurrency = parseCount(text, 1, 10_000)) },
   { flag: '--project-concurrency', value: '<n>', env: 'SVC_PROJECT_CONCURRENCY', defaultValue: '16', description: 'delivery attempts the webhooks of one project may have in flight at once, per process', apply: (text, draft) => void (draft.projectConcurrency = parseCount(text, 1, 10_000)) },
   { flag: '--max-webhooks-per-project', value: '<n>', env: 'SVC_MAX_WEBHOOKS_PER_PROJECT', defaultValue: '25', description: 'webhooks one project may have', apply: (text, draft) => void (draft.maxWebhooksPerProject = parseCount(text, 1, 10_000)) },

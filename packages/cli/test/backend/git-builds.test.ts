@@ -182,6 +182,8 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     expect(build.status).toBe('failed');
     expect(build.error).toMatch(/stopped/);
     await eventually(() => processesWith(marker), (left) => left.length === 0, 'the killed server\'s build processes to be gone', 30_000);
+    // Its build folder too: the next server removes what builds no longer running left.
+    await eventually(() => readdir(join(environment.dataDir, 'builds')), (names) => !names.includes(id), 'the killed build\'s folder to be removed', 30_000);
     // Its build cgroup too, where builds get one: the next server removes it when it starts (docs/hosting.md).
     const method = await memoryCapMethod();
     if (method.kind === 'cgroup') {

@@ -154,11 +154,8 @@ export class BuildWorker {
         await updateBuildProgress(context.store.db, build.id, this.owner, { git_commit: commit });
       } else if (build.trigger === 'push') {
         const stale = await stalePushReason({ ...access, repoUrl: connection.repo_url, commit, branch: build.branch, environment: build.environment, liveCommit: await liveCommit(context, project.id, build.environment), gitDir: projectGitCache(this.buildDir, project.id), scratchDir: join(workDir, 'check'), deadline, signal: controller.signal });
-        if (stale !== null) {
-          log.append(`${stale}\n`);
-          end = { state: 'canceled', reason: stale };
-          return;
-        }
+        await rm(workDir, { recursive: true, force: true });
+        if (stale !== null) throw new StalePush(stale);
       }
       deploy = await this.startDeploy(build, project, workspace, connection.repo_url, commit);
       log.append(`building ${commit} of ${build.branch} (${project.framework}) for ${build.environment}\n`);
@@ -198,9 +195,14 @@ export class BuildWorker {
       context.store.signals.sites.announce();
       this.logger.info({ build: build.id, deploy: live.id, environment: build.environment }, 'build deployed');
     } catch (error) {
-      const reason = this.reasonOf(error, controller);
-      log.append(`failed: ${reason}\n`);
-      end = { state: 'failed', reason };
+      if (error instanceof StalePush) {
+        log.append(`${error.message}\n`);
+        end = { state: 'canceled', reason: error.message };
+      } else {
+        const reason = this.reasonOf(error, controller);
+        log.append(`failed: ${reason}\n`);
+        end = { state: 'failed', reason };
+      }
     } finally {
       // The build's files go first: a build that filled the disk leaves room for its end to be recorded.
       await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
@@ -284,6 +286,9 @@ export class BuildWorker {
     if (removed > 0) this.logger.warn({ removed }, `removed the folders of ${removed} ${removed === 1 ? 'build' : 'builds'} a stopped server left`);
   }
 }
+
+/** A push that is neither its branch's head nor ahead of what is live: ended canceled, never built. */
+class StalePush extends Error {}
 
 /** The commit live on the environment, when what it serves was built or deployed from one. */
 async function liveCommit(context: OperationContext, projectId: string, environment: string): Promise<string | null> {
