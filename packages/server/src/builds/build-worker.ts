@@ -13,6 +13,7 @@ import { findDeployById, liveDeploys, setDeployFiles } from '../store/queries/de
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
+import { BuildClaimLoop, type BuildClaimMode } from './build-claim-loop.js';
 import { logForTry, recordEnd } from './build-ending.js';
 import { BuildLog } from './build-log.js';
 import { failAbandonedBuilds, removeLeftBuildFolders } from './build-recovery.js';
@@ -24,11 +25,12 @@ import { BuildError, EgressProxy, memoryCapMethod, projectGitCache, removeStaleB
 const failedLogLines = 20;
 
 /**
- * Runs builds from git (docs/hosting.md, "Deploys from git"): claims queued builds through
- * the database (any instance with role `all` or `worker`; two never run the same build, and
- * an environment runs one build at a time), runs each with the runner, and deploys its
- * output the way `svc deploy` does. A running build's lease is renewed while it runs; a
- * build whose lease ran out was left by a stopped server and is failed, saying so.
+ * Runs builds from git (docs/hosting.md, "Deploys from git"): its claim loop claims queued
+ * builds through the database (any instance with role `all` or `worker`; two never run the
+ * same build, an environment runs one build at a time, workspaces take turns), woken by
+ * `signals.builds`; each build runs with the runner and its output is deployed the way
+ * `svc deploy` does. A running build's lease is renewed while it runs; a build whose lease
+ * ran out was left by a stopped server and is failed, saying so (docs/architecture.md, "Builds").
  */
 export class BuildWorker {
   private readonly owner = `build-${randomBytes(8).toString('hex')}`;
@@ -39,8 +41,7 @@ export class BuildWorker {
   /** The install steps' only way out of their sandboxes. */
   private readonly egress: EgressProxy;
   private stopped = false;
-  private filling: Promise<void> | null = null;
-  private again = false;
+  private readonly loop: BuildClaimLoop<BuildRow>;
   private poll: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
@@ -51,6 +52,16 @@ export class BuildWorker {
   ) {
     this.buildDir = context.options.builds.directory ?? join(context.options.dataDir, 'builds');
     this.egress = new EgressProxy(context.options.allowPrivateTargets);
+    this.loop = new BuildClaimLoop({
+      claim: () => this.claim(),
+      hasRoom: () => !this.stopped && this.running.size < context.options.builds.concurrency,
+      claimed: (build) => this.runClaimed(build),
+      reportFailure,
+    });
+  }
+
+  get claimMode(): BuildClaimMode {
+    return this.loop.currentMode;
   }
 
   /** Fails what a stopped server left building (on SQLite: everything building), then starts claiming. */
@@ -63,13 +74,14 @@ export class BuildWorker {
       const removed = await removeStaleBuildCgroups(memoryCap.layout);
       if (removed > 0) this.logger.warn({ removed }, `removed ${removed} build ${removed === 1 ? 'cgroup' : 'cgroups'} that a stopped server left`);
     }
-    this.unsubscribe = this.context.store.signals.events.on(() => this.wake());
+    // Woken by queued builds only (here and on other instances), never by a form post's events.
+    this.unsubscribe = this.context.store.signals.builds.on(() => this.loop.wake());
     this.poll = setInterval(() => {
       this.recover(false).catch((error: unknown) => this.reportFailure(error, 'could not recover abandoned builds'));
-      this.wake();
+      this.loop.wake();
     }, this.context.options.builds.pollIntervalMs);
     this.poll.unref();
-    this.wake();
+    this.loop.wake();
   }
 
   /** Stops claiming; running builds are aborted and end failed ("the server stopped"). */
@@ -77,53 +89,38 @@ export class BuildWorker {
     this.stopped = true;
     this.unsubscribe?.();
     if (this.poll) clearInterval(this.poll);
+    await this.loop.stop();
     for (const controller of this.running.values()) controller.abort();
-    await this.filling;
     await Promise.allSettled([...this.finished]);
   }
 
-  wake(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.again = true;
-      return;
-    }
-    this.filling = this.fill()
-      .catch((error: unknown) => this.reportFailure(error, 'could not claim builds'))
-      .finally(() => {
-        this.filling = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+  /** One claim, in its own transaction: the oldest build of the workspace whose turn it is, or null. */
+  private async claim(): Promise<BuildRow | null> {
+    const settings = this.context.options.builds;
+    // The safety poll asks every few seconds: a read first, a claiming (writing) transaction only when a build waits.
+    if (!(await hasQueuedBuild(this.context.store.db))) return null;
+    const now = this.context.now();
+    const claim = { limit: 1, now, owner: this.owner, expiresAt: now + settings.leaseMs };
+    const claimed = await this.context.store.transaction((trx) => claimQueuedBuilds(trx, this.context.store.capabilities, claim)).catch((error: unknown) => {
+      // Two instances met on one environment: the unique index decided; the other one runs it.
+      if (this.context.store.classifyFailure(error) === 'unique') return [];
+      throw error;
+    });
+    return claimed[0] ?? null;
   }
 
-  private async fill(): Promise<void> {
-    const settings = this.context.options.builds;
-    while (!this.stopped && this.running.size < settings.concurrency) {
-      // Woken by every outbox announcement (each form post's): a cheap read first, the claim's transaction only when a build waits.
-      if (!(await hasQueuedBuild(this.context.store.db))) return;
-      const now = this.context.now();
-      const claim = { limit: 1, now, owner: this.owner, expiresAt: now + settings.leaseMs };
-      const claimed = await this.context.store.transaction((trx) => claimQueuedBuilds(trx, this.context.store.capabilities, claim)).catch((error: unknown) => {
-        // Two instances met on one environment: the unique index decided; the other one runs it.
-        if (this.context.store.classifyFailure(error) === 'unique') return [];
-        throw error;
+  /** Runs a claimed build; when it ends, its room (and its environment) is free: a new round, here and on the other instances. */
+  private runClaimed(build: BuildRow): void {
+    const controller = new AbortController();
+    this.running.set(build.id, controller);
+    const done = this.run(build, controller)
+      .catch((error: unknown) => this.reportFailure(error, `build ${build.id} failed unexpectedly`))
+      .finally(() => {
+        this.running.delete(build.id);
+        this.finished.delete(done);
+        if (!this.stopped) this.context.store.signals.builds.announce();
       });
-      const build = claimed[0];
-      if (build === undefined) return;
-      const controller = new AbortController();
-      this.running.set(build.id, controller);
-      const done = this.run(build, controller)
-        .catch((error: unknown) => this.reportFailure(error, `build ${build.id} failed unexpectedly`))
-        .finally(() => {
-          this.running.delete(build.id);
-          this.finished.delete(done);
-          this.wake();
-        });
-      this.finished.add(done);
-    }
+    this.finished.add(done);
   }
 
   private async run(build: BuildRow, controller: AbortController): Promise<void> {

@@ -64,8 +64,8 @@ export async function enqueueBuild(
     const actor = systemActor(input.trigger === 'push' ? 'git-push' : 'deploy-hook', input.createdBy);
     await recordAuditAs(trx, context, actor, null, { action: 'build.queued', workspaceId: project.workspace_id, projectId: project.id, object: { type: 'build', id: row.id } });
   });
-  // Builds are woken like deliveries: by the outbox's wake-up, here and on other instances.
-  context.store.signals.events.announce();
+  // The build workers' own signal, here and on other instances: a form post never wakes them.
+  context.store.signals.builds.announce();
   return row;
 }
 
