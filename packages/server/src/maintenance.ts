@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Metrics } from './observability/metrics.js';
-import { releaseContents, sweepContents } from './operations/stored-contents.js';
+import { releaseContents, sweepContents } from './deploys/stored-contents.js';
 import { sessionIdleMs } from './settings/session/session-store.js';
 import { removeOldAuditEntries } from './store/queries/audit-log.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';

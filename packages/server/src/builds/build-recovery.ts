@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OperationContext } from '../operations/context.js';
-import { failDeploy } from '../operations/deploys.js';
+import { failDeploy } from '../deploys/deploy-steps.js';
 import { abandonedBuilds, finishBuild, runningBuildIds } from '../store/queries/builds.js';
 import { findDeployById } from '../store/queries/deploys.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';

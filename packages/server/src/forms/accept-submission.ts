@@ -1,6 +1,6 @@
 import { ServiceError, type SubmissionFile } from '@svc/protocol';
 import type { Metrics } from '../observability/metrics.js';
-import { releaseContents } from '../operations/stored-contents.js';
+import { releaseContents } from '../deploys/stored-contents.js';
 import { listProjectDomains } from '../store/queries/domains.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { findIdempotentSubmission } from '../store/queries/idempotency.js';

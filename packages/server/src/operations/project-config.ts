@@ -4,7 +4,7 @@ import { listProjectForms } from '../store/queries/forms.js';
 import type { ProjectRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { applyPlan } from './apply-plan.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../deploys/stored-contents.js';
 import { configDocument } from './config-document.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';

@@ -7,7 +7,7 @@ import type { OperationContext, Principal } from './context.js';
 import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../deploys/stored-contents.js';
 
 /** Bounds of a project's request retention: a minute to ten years, as a form's. */
 export const requestRetentionSeconds = { min: 60, max: 315_360_000 } as const;

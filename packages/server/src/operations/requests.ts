@@ -14,7 +14,7 @@ import { isoTime } from './iso-time.js';
 import { requestCursor } from './listing-cursor.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../deploys/stored-contents.js';
 import type { SubmissionFileDownload } from './submission-files.js';
 
 /** The project a public widget call addressed, as the routes resolved it from the key. */

@@ -11,7 +11,7 @@ import { isoTime } from './iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 import { eraseRequestsMentioning } from './request-erasure.js';
-import { releaseContents } from './stored-contents.js';
+import { releaseContents } from '../deploys/stored-contents.js';
 import { eraseSubmissionRecord, fileHashes } from './submission-erasure.js';
 import { toSubmissionInfo } from './submission-info.js';
 

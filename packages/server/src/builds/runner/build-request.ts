@@ -1,4 +1,4 @@
-import type { DeployLimits } from '../../hosting/deploy-limits.js';
+import type { DeployLimits } from '../../deploys/deploy-limits.js';
 import type { DiskLimits } from './disk-watch.js';
 import type { EgressProxy } from './egress-proxy.js';
 import type { SandboxChoice } from './sandbox.js';

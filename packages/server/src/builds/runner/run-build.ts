@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { defaultDeployLimits } from '../../hosting/deploy-limits.js';
+import { defaultDeployLimits } from '../../deploys/deploy-limits.js';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { BuildError } from './build-error.js';
 import { buildEnvironment, defaultBuildMemoryBytes } from './build-environment.js';
