@@ -163,8 +163,7 @@ export async function findBuild(db: Db, projectId: string, id: string): Promise<
 
 /**
  * Whether any build waits (one read of the `builds_queued` index): the build worker looks
- * before it opens a claiming transaction, since it is woken by every announcement of new
- * outbox events, a form post's too.
+ * before it opens a claiming transaction, since its safety poll wakes it every few seconds.
  */
 export async function hasQueuedBuild(db: Db): Promise<boolean> {
   return (await db.selectFrom('builds').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
