@@ -32,6 +32,7 @@ export const errorCodes = {
   unsupported_media_type: { status: 415, exit: 1, description: 'The content type is not one the endpoint takes (the form endpoint: application/json, multipart/form-data or application/x-www-form-urlencoded).' },
   validation_failed: { status: 422, exit: 1, description: 'The input was understood but some fields are invalid.' },
   rate_limited: { status: 429, exit: 1, description: 'Too many requests; retry after the number of seconds given.' },
+  too_many_builds: { status: 429, exit: 1, description: 'The workspace has as many builds running and queued as it may (svc serve --builds-per-workspace); nothing was queued: push again once one has ended.' },
   internal: { status: 500, exit: 3, description: 'An unexpected failure on the server; details are only in the server log.' },
   unavailable: { status: 503, exit: 3, description: 'The server or one of its backing services is not ready.' },
 

@@ -8,7 +8,7 @@ import { defaultDatabaseTimeoutMs, defaultMinFreeBytes } from './store/store.js'
 import { defaultCliPolicy, defaultFormPolicy, type RateLimitPolicy } from './ratelimit/policy.js';
 import { defaultBuildSettings } from './builds/build-settings.js';
 import type { DeliveryOptions } from './delivery/delivery-settings.js';
-import { defaultDeployLimits } from './hosting/deploy-limits.js';
+import { defaultDeployLimits } from './deploys/deploy-limits.js';
 import type { OperationSettings } from './operations/context.js';
 import { defaultInvitePolicies } from './auth/invite-limits.js';
 

@@ -23,3 +23,6 @@ export * from './cli-api-deploys.js';
 export * from './git-repo.js';
 export * from './git-project.js';
 export * from './site-fixtures.js';
+export * from './git-build-server.js';
+export * from './npm-registry.js';
+export * from './processes.js';

@@ -118,6 +118,7 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
         let dataDir = 'unreadable';
         try { dataDir = 'READABLE ' + readdirSync(${JSON.stringify(environment.dataDir)}).join(','); } catch (error) { dataDir = 'unreadable (' + error.code + ')'; }
         console.log('DATA DIR ' + dataDir);
+        console.log('ESCAPES \\u001b[2J\\u001b]0;retitled\\u0007 end');
         mkdirSync('dist', { recursive: true });
         writeFileSync('dist/index.html', '<!doctype html><h1>built by astro</h1>');
       `),
@@ -134,6 +135,15 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     expect(build.log).not.toContain('do-not-leak');
     expect(seen).toMatchObject({ CI: 'true', NODE_ENV: 'production' });
     expect(build.log).toContain('DATA DIR unreadable');
+
+    // What the build printed reaches a terminal with its control characters escaped, followed or not.
+    expect(build.log).toContain('ESCAPES \u001b[2J');
+    for (const args of [['builds', 'logs', build.id], ['builds', 'logs', build.id, '--follow']]) {
+      const shown = await instance.svc([...args, '--workspace', workspace, '--project', 'site'], directory);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('ESCAPES \\e[2J\\e]0;retitled\\u{7} end');
+      expect(shown.stdout).not.toContain('\u001b');
+    }
   });
 
   it('a build that runs longer than --deploy-timeout is not failed as a stalled upload', { timeout: 240_000 }, async () => {
@@ -172,6 +182,8 @@ describe.runIf(backend.available)(`builds that run the repository's code, on ${b
     expect(build.status).toBe('failed');
     expect(build.error).toMatch(/stopped/);
     await eventually(() => processesWith(marker), (left) => left.length === 0, 'the killed server\'s build processes to be gone', 30_000);
+    // Its build folder too: the next server removes what builds no longer running left.
+    await eventually(() => readdir(join(environment.dataDir, 'builds')), (names) => !names.includes(id), 'the killed build\'s folder to be removed', 30_000);
     // Its build cgroup too, where builds get one: the next server removes it when it starts (docs/hosting.md).
     const method = await memoryCapMethod();
     if (method.kind === 'cgroup') {

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { BuildInfo, BuildLogResponse, EnvironmentName } from '@svc/protocol/api';
 import { newId } from '../ids.js';
-import { findBuild, listBuilds, listBuildsWithLogEnds, queueBuild, type ListedBuild } from '../store/queries/builds.js';
+import { activeBuildsOfWorkspace, findBuild, listBuilds, listBuildsWithLogEnds, lockWorkspaceBuilds, queueBuild, type ListedBuild } from '../store/queries/builds.js';
 import type { BuildRow, BuildTrigger, ProjectRow } from '../store/schema.js';
 import { recordAuditAs, systemActor } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
@@ -24,7 +24,11 @@ export function branchOfEnvironment(project: ProjectRow, environment: string): s
   return environments[environment]?.branch ?? null;
 }
 
-/** Queues a build; a build still queued for the environment is replaced (canceled). Wakes the build workers. */
+/**
+ * Queues a build; a build still queued for the environment is replaced (canceled). Past the
+ * workspace's cap of running and queued builds (`--builds-per-workspace`) nothing is
+ * queued: `too_many_builds` (docs/hosting.md, "Builds"). Wakes the build workers.
+ */
 export async function enqueueBuild(
   context: OperationContext,
   project: ProjectRow,
@@ -50,13 +54,18 @@ export async function enqueueBuild(
     finished_at: null,
   };
   await context.store.transaction(async (trx) => {
+    // Counted against the workspace's cap one queueing at a time; a build this one replaces is not counted.
+    await lockWorkspaceBuilds(trx, project.workspace_id);
+    const active = await activeBuildsOfWorkspace(trx, project.workspace_id, { projectId: project.id, environment: input.environment });
+    const cap = context.options.builds.perWorkspace;
+    if (active >= cap) throw new ServiceError('too_many_builds', `the workspace has ${active} builds running or queued, as many as it may (--builds-per-workspace ${cap}); nothing was queued: push again once one has ended`);
     await queueBuild(trx, row);
     // Only inbound webhooks queue builds: the service acts, named by what called it.
     const actor = systemActor(input.trigger === 'push' ? 'git-push' : 'deploy-hook', input.createdBy);
     await recordAuditAs(trx, context, actor, null, { action: 'build.queued', workspaceId: project.workspace_id, projectId: project.id, object: { type: 'build', id: row.id } });
   });
-  // Builds are woken like deliveries: by the outbox's wake-up, here and on other instances.
-  context.store.signals.events.announce();
+  // The build workers' own signal, here and on other instances: a form post never wakes them.
+  context.store.signals.builds.announce();
   return row;
 }
 

@@ -5,7 +5,7 @@ import type { BuildSettings } from '../builds/build-settings.js';
 import type { MailDelivery } from '../delivery/attempt-delivery.js';
 import type { DeliverySettings } from '../delivery/delivery-settings.js';
 import type { FormDirectory } from '../forms/form-directory.js';
-import type { DeployLimits } from '../hosting/deploy-limits.js';
+import type { DeployLimits } from '../deploys/deploy-limits.js';
 import type { Store } from '../store/store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 

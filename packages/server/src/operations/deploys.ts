@@ -1,9 +1,10 @@
-import { ServiceError, type DeployInfo as EventDeploy, type EventDataMap } from '@svc/protocol';
-import type { DeployFileEntry, DeployInfo, DeploySource, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
-import { newDeployId, newId } from '../ids.js';
+import { ServiceError } from '@svc/protocol';
+import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
+import { checkManifest, contentsToUpload } from '../deploys/deploy-manifest.js';
+import { deployInfo, emitDeployEvent, eventDeploy, failDeploy, makeDeployLive, toDeployInfo } from '../deploys/deploy-steps.js';
+import { newDeployId } from '../ids.js';
 import {
   deployFileSizes,
-  finishDeploy,
   insertDeploy,
   listDeploys as listDeployRows,
   liveDeploys,
@@ -13,17 +14,14 @@ import {
 } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
-import { insertEvent } from '../store/queries/outbox.js';
-import type { DeployRow, ProjectRow } from '../store/schema.js';
+import type { DeployRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { actingName } from './rights.js';
-import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { environmentNames } from './config-plan.js';
 import { deployInScope, projectInScope, type ProjectInScope } from './scope.js';
-import { checkManifest, contentsToUpload } from './deploy-uploads.js';
 
 export interface StartDeployInput extends ProjectInput {
   readonly environment: EnvironmentName;
@@ -40,7 +38,7 @@ export interface StartDeployInput extends ProjectInput {
 export async function startDeploy(context: OperationContext, principal: Principal, input: StartDeployInput): Promise<{ deploy: DeployInfo; missing: string[] }> {
   const bytes = checkManifest(context.options.deployLimits, input.files);
   const { workspace } = await projectInScope(context.store.db, principal, input.workspace, input.project);
-  const missing = await contentsToUpload(context, workspace.id, input.files);
+  const missing = await contentsToUpload(context.store, workspace.id, input.files);
   const now = context.now();
   const { row, scope } = await context.store.transaction(async (trx) => {
     const scope = await projectInScope(trx, principal, input.workspace, input.project);
@@ -65,7 +63,7 @@ export async function startDeploy(context: OperationContext, principal: Principa
       source: null,
     };
     await insertDeploy(trx, row, input.files.map((file) => ({ deploy_id: row.id, path: file.path, sha256: file.sha256, size: file.size })));
-    await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
+    await emitDeployEvent(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
     await recordAudit(trx, context, principal, { action: 'deploy.created', workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'deploy', id: row.id } });
     return { row, scope };
   });
@@ -82,7 +80,7 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
   const { row, workspace } = await deployInScope(context.store.db, principal, input);
   if (row.state !== 'uploading') throw new ServiceError('conflict', `deploy ${row.id} is ${row.state === 'failed' ? 'failed' : 'finished already'}`);
   const files = await deployFileSizes(context.store.db, row.id);
-  const missing = await contentsToUpload(context, workspace.id, files);
+  const missing = await contentsToUpload(context.store, workspace.id, files);
   if (missing.length > 0) throw new ServiceError('conflict', `${missing.length} of the deploy's files are not uploaded yet`, { missing: missing.slice(0, 100) });
   const now = context.now();
   const result = await context.store.transaction(async (trx) => {
@@ -92,56 +90,6 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
   context.store.signals.events.announce();
   context.store.signals.sites.announce();
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
-}
-
-/**
- * An uploading deploy whose every file is stored goes live for its environment: its state,
- * the environment's pointer and `deploy.succeeded`, in the caller's transaction. The last
- * step of every deploy, from `svc deploy` or built from git.
- */
-export async function makeDeployLive(trx: Db, context: OperationContext, scope: Pick<ProjectInScope, 'project' | 'workspace'>, row: DeployRow, now: number): Promise<DeployRow> {
-  if (!(await finishDeploy(trx, row.id, 'ready', now))) throw new ServiceError('conflict', `deploy ${row.id} is not uploading any more`);
-  await setLiveDeploy(trx, scope.project.id, row.environment, row.id, now);
-  const finished: DeployRow = { ...row, state: 'ready', finished_at: now, touched_at: now };
-  await emit(trx, scope, 'deploy.succeeded', { deploy: await eventDeploy(trx, context, scope.project, finished) }, now);
-  return finished;
-}
-
-/** A deploy built from git starts with its build: recorded uploading and empty, with `deploy.started`, in the caller's transaction. */
-export async function startBuiltDeploy(
-  trx: Db,
-  context: OperationContext,
-  scope: Pick<ProjectInScope, 'project' | 'workspace'>,
-  input: { environment: string; branch: string; commit: string | null; source: DeploySource; createdBy: string },
-  now: number,
-): Promise<DeployRow> {
-  const row: DeployRow = {
-    id: newDeployId(now),
-    project_id: scope.project.id,
-    environment: input.environment,
-    state: 'uploading',
-    branch: input.branch,
-    git_commit: input.commit,
-    file_count: 0,
-    total_bytes: 0,
-    error: null,
-    created_by: input.createdBy,
-    created_at: now,
-    touched_at: now,
-    finished_at: null,
-    source: JSON.stringify(input.source),
-  };
-  await insertDeploy(trx, row, []);
-  await emit(trx, scope, 'deploy.started', { deploy: await eventDeploy(trx, context, scope.project, row) }, now);
-  return row;
-}
-
-/** An uploading deploy fails with `deploy.failed` saying why, in the caller's transaction; false when it had finished already. */
-export async function failDeploy(trx: Db, context: OperationContext, scope: Pick<ProjectInScope, 'project' | 'workspace'>, row: DeployRow, reason: string, now: number): Promise<boolean> {
-  if (!(await finishDeploy(trx, row.id, 'failed', now, reason))) return false;
-  const failedRow: DeployRow = { ...row, state: 'failed', finished_at: now, error: reason };
-  await emit(trx, scope, 'deploy.failed', { deploy: await eventDeploy(trx, context, scope.project, failedRow) }, now);
-  return true;
 }
 
 /**
@@ -232,7 +180,7 @@ async function switchLive(
     if (target.state !== 'ready') throw new ServiceError('conflict', `deploy ${target.id} is ${target.state}; only a finished deploy can go live`);
     if (current === target.id) return { scope, target, previous: current, changed: false };
     await setLiveDeploy(trx, scope.project.id, environment, target.id, now);
-    await emit(trx, scope, 'deploy.promoted', { deploy: await eventDeploy(trx, context, scope.project, target), promotion: { environment, previous: current } }, now);
+    await emitDeployEvent(trx, scope, 'deploy.promoted', { deploy: await eventDeploy(trx, context, scope.project, target), promotion: { environment, previous: current } }, now);
     await recordAudit(trx, context, principal, { action, workspaceId: scope.workspace.id, projectId: scope.project.id, object: { type: 'deploy', id: target.id } });
     return { scope, target, previous: current, changed: true };
   });
@@ -243,52 +191,3 @@ async function switchLive(
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.target), environment, previous: result.previous, changed: result.changed };
 }
 
-/** Writes a `deploy.*` event; its `data` is typed by the event catalog (@svc/protocol). */
-async function emit<T extends `deploy.${string}` & keyof EventDataMap>(trx: Db, scope: Pick<ProjectInScope, 'project' | 'workspace'>, type: T, data: EventDataMap[T], now: number): Promise<void> {
-  const id = newId('evt', now);
-  const payload = JSON.stringify({ id, type, createdAt: isoTime(now), workspace: scope.workspace.slug, project: scope.project.name, data });
-  await insertEvent(trx, { id, projectId: scope.project.id, type, payload, now });
-}
-
-async function eventDeploy(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<EventDeploy> {
-  const { createdBy: _createdBy, ...info } = await deployInfo(db, context, project, row);
-  return info;
-}
-
-export async function deployInfo(db: Db, context: OperationContext, project: ProjectRow, row: DeployRow): Promise<DeployInfo> {
-  return toDeployInfo(context, row, await liveDeploys(db, project.id), await listProjectDomains(db, project.id));
-}
-
-function toDeployInfo(context: OperationContext, row: DeployRow, live: Map<string, string>, domains: readonly { hostname: string; environment: string }[]): DeployInfo {
-  const liveIn = environmentNames.filter((environment) => live.get(environment) === row.id);
-  const state = row.state === 'uploading' ? 'uploading' : row.state === 'failed' ? 'failed' : liveIn.length > 0 ? 'live' : 'superseded';
-  const domain = domains.find((entry) => entry.environment === row.environment);
-  return {
-    id: row.id,
-    environment: row.environment as EnvironmentName,
-    state,
-    liveIn,
-    branch: row.branch,
-    commit: row.git_commit,
-    files: row.file_count,
-    bytes: row.total_bytes,
-    url: domain ? siteUrl(context.urls.baseUrl, domain.hostname) : null,
-    previewUrl: siteUrl(context.urls.baseUrl, `${row.id}.${context.options.previewDomain}`),
-    error: row.error,
-    source: row.source === null ? null : (JSON.parse(row.source) as DeploySource),
-    createdBy: row.created_by,
-    createdAt: isoTime(row.created_at),
-    finishedAt: isoTimeOrNull(row.finished_at),
-  };
-}
-
-/** The base URL with another hostname: the scheme and port the service answers on. */
-export function siteUrl(baseUrl: string, hostname: string): string {
-  try {
-    const url = new URL(baseUrl);
-    url.hostname = hostname;
-    return url.origin;
-  } catch {
-    return `http://${hostname}`;
-  }
-}

@@ -138,6 +138,7 @@ async function receiveVerified(context: OperationContext, connection: GitConnect
     row = await enqueueBuild(context, project, { environment, branch: intent.branch, commit: intent.commit, trigger: 'push', createdBy: 'git push' });
   } catch (error) {
     if (deliveryId !== null) await releasePushDelivery(context.store.db, connection.id, deliveryId);
+    if (error instanceof ServiceError && error.code === 'too_many_builds') await keepPush(context, connection, summary, { environment, verdict: 'refused', reason: error.message });
     throw error;
   }
   await keepPush(context, connection, summary, { environment, verdict: 'accepted', buildId: row.id });
@@ -181,7 +182,13 @@ export async function receiveDeployHook(context: OperationContext, secret: strin
   }
   const now = context.now();
   await markDeployHookUsed(context.store.db, hook.id, now);
-  const row = await enqueueBuild(context, project, { environment: hook.environment as EnvironmentName, branch, commit: null, trigger: 'hook', createdBy: hook.name });
+  let row: BuildRow;
+  try {
+    row = await enqueueBuild(context, project, { environment: hook.environment as EnvironmentName, branch, commit: null, trigger: 'hook', createdBy: hook.name });
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === 'too_many_builds') await recordInbound(context, { projectId: project.id, source, environment: hook.environment, verdict: 'refused', reason: error.message, buildId: null });
+    throw error;
+  }
   await recordInbound(context, { projectId: project.id, source, environment: hook.environment, verdict: 'accepted', reason: null, buildId: row.id });
   return { status: 202, body: { ok: true, build: queued(row) } };
 }

@@ -62,8 +62,10 @@ export interface Store {
  * for: in process on SQLite (one process serves a data dir), `LISTEN/NOTIFY` on PostgreSQL.
  */
 export interface StoreSignals {
-  /** New outbox events: wakes the delivery and build workers. */
+  /** New outbox events: wakes the delivery worker. */
   readonly events: StoreSignal;
+  /** A build was queued: wakes the build workers (and only them: a form post does not). */
+  readonly builds: StoreSignal;
   /**
    * A change to what a hostname serves (a project's domains, an environment's live deploy,
    * a deploy finished or failed, stored contents removed): forgets what hosting holds.

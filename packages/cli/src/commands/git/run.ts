@@ -13,6 +13,7 @@ import {
   type BuildsListEntry,
   type InboundDeliveryInfo,
 } from '@svc/protocol/api';
+import { terminalSafe } from '../../format/printable.js';
 import type { ContextOf } from '../../command.js';
 import { requireArgument } from '../../require-argument.js';
 import { callProject, openProject } from '../../server-call.js';
@@ -155,11 +156,12 @@ export async function buildLogs(context: ContextOf<typeof buildsLogs>): Promise<
     out.result(answer, () => answer.log);
     return 0;
   }
-  context.io.stdout.write(answer.log);
+  // The repository's code printed this: shown as every human output is, its control characters escaped.
+  context.io.stdout.write(terminalSafe(answer.log));
   while (!answer.done) {
     await sleep(followIntervalMs);
     answer = await api.get(path, BuildLogResponse, { offset: answer.offset });
-    context.io.stdout.write(answer.log);
+    context.io.stdout.write(terminalSafe(answer.log));
   }
   out.note(`build ${id} ${answer.status}`);
   return answer.status === 'succeeded' ? 0 : 1;

@@ -1,4 +1,6 @@
-import type { DeployLimits } from '../../hosting/deploy-limits.js';
+import type { DeployLimits } from '../../deploys/deploy-limits.js';
+import type { DiskLimits } from './disk-watch.js';
+import type { EgressProxy } from './egress-proxy.js';
 import type { SandboxChoice } from './sandbox.js';
 
 /** What the build queue asks of the runner: one commit of one project, built once. */
@@ -35,6 +37,20 @@ export interface BuildRequest {
   readonly outputLimits?: DeployLimits | undefined;
   /** Whether installing dependencies may use the network (default true: npm's registry). */
   readonly network?: boolean | undefined;
+  /**
+   * The way out for the install step in the sandbox: the server's egress proxy, which
+   * reaches only what the address policy allows. Without it, a sandboxed install has no network.
+   */
+  readonly egress?: EgressProxy | undefined;
+  /**
+   * The build's disk cap and the free space kept (default 2 GiB, 1 GiB, measured every
+   * second): past either the build is stopped, saying which (docs/hosting.md, "Disk").
+   */
+  readonly disk?: DiskLimits | undefined;
+  /** File systems besides the build folder's whose free space the watermark keeps (the data dir). */
+  readonly watchedDirs?: readonly { readonly name: string; readonly path: string }[] | undefined;
+  /** Past this after a build, the project's git cache is removed (default 1 GiB). */
+  readonly gitCacheBytes?: number | undefined;
   /**
    * Whether the repository's own build step may use the network (`--build-network`, default
    * false): with it the build can reach whatever listens on the host, the database included.

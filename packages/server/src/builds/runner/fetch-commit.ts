@@ -49,14 +49,24 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<void> {
   if (!isCommitId(options.commit)) throw new BuildError('fetch_failed', `"${options.commit}" is not a full commit id`);
   if (!isBranchName(options.branch)) throw new BuildError('fetch_failed', `"${options.branch}" is not a branch name`);
   const { location, env } = await gitAccess(options, options.scratchDir);
-  const previous = cacheLocks.get(options.gitDir) ?? Promise.resolve();
-  const current = previous.catch(() => undefined).then(() => fetchInto(options, location, env));
-  cacheLocks.set(options.gitDir, current);
+  await withCacheLock(options.gitDir, () => fetchInto(options, location, env));
+}
+
+/** Runs `work` when no other fetch, prune or removal of this cache runs in this process. */
+export async function withCacheLock<T>(gitDir: string, work: () => Promise<T>): Promise<T> {
+  const previous = cacheLocks.get(gitDir) ?? Promise.resolve();
+  const current = previous.catch(() => undefined).then(work);
+  cacheLocks.set(gitDir, current);
   try {
-    await current;
+    return await current;
   } finally {
-    if (cacheLocks.get(options.gitDir) === current) cacheLocks.delete(options.gitDir);
+    if (cacheLocks.get(gitDir) === current) cacheLocks.delete(gitDir);
   }
+}
+
+/** The ref that keeps the last commit built from `branch` in a cache; the prune keeps what these reach. */
+export function builtRef(branch: string): string {
+  return `refs/svc/built/${branch}`;
 }
 
 /** The checked repository location and the environment git runs with for it. */
@@ -93,6 +103,8 @@ async function fetchInto(options: FetchCommitOptions, location: RepoLocation, en
     if (byBranch.kind !== 'ok') throw new BuildError('fetch_failed', `could not fetch ${options.repoUrl}: ${lastLine(byBranch.output) || lastLine(byId.kind === 'failed' ? byId.output : '')}`);
     if (!(await hasCommit(git, gitDir, options.commit))) throw new BuildError('fetch_failed', `the commit ${options.commit} is not on the branch ${options.branch} of ${options.repoUrl}`);
   }
+
+  expectOk(await git([gitDir, 'update-ref', builtRef(options.branch), options.commit]), 'could not keep the commit in the repository cache');
 
   await mkdir(options.checkoutDir, { recursive: true });
   // A separate index per build: builds of one project share the cache, never its index.

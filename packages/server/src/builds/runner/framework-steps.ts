@@ -8,6 +8,11 @@ export interface BuildStep {
   readonly args: readonly string[];
   /** Whether the step needs the network (installing dependencies does). */
   readonly network: boolean;
+  /**
+   * Whether its network is the server's egress proxy alone, which reaches only what the
+   * address policy allows (installing), rather than the host's (`--build-network`).
+   */
+  readonly proxied: boolean;
 }
 
 export interface FrameworkPlan {
@@ -23,7 +28,8 @@ export interface FrameworkPlan {
  * `unknown` cannot be built.
  *
  * Installing runs no package's scripts (`--ignore-scripts`): what runs while the network is
- * there is npm alone. The repository's own code runs in `npm run build`, without the network
+ * there is npm alone, and in the sandbox its network is the server's egress proxy, which
+ * reaches only what the webhooks' address policy allows. The repository's own code runs in `npm run build`, without the network
  * unless the operator allows it (`--build-network`): with it, a build could reach services
  * that trust local connections, such as the server's database. Dev
  * dependencies are installed although `NODE_ENV` is `production`, since build tools
@@ -49,7 +55,7 @@ function npmSteps(checkoutDir: string, buildNetwork: boolean): BuildStep[] {
   const locked = existsSync(join(checkoutDir, 'package-lock.json')) || existsSync(join(checkoutDir, 'npm-shrinkwrap.json'));
   const quiet = ['--no-audit', '--no-fund', '--no-update-notifier'];
   return [
-    { command: 'npm', args: [locked ? 'ci' : 'install', '--include=dev', '--ignore-scripts', '--git=git', ...quiet], network: true },
-    { command: 'npm', args: ['run', 'build', '--no-update-notifier'], network: buildNetwork },
+    { command: 'npm', args: [locked ? 'ci' : 'install', '--include=dev', '--ignore-scripts', '--git=git', ...quiet], network: true, proxied: true },
+    { command: 'npm', args: ['run', 'build', '--no-update-notifier'], network: buildNetwork, proxied: false },
   ];
 }

@@ -1,5 +1,6 @@
-import { runProcessTree } from './process-tree.js';
 import { LogRing } from './log-ring.js';
+import { lowPriority } from './low-priority.js';
+import { runProcessTree } from './process-tree.js';
 
 export interface GitRunOptions {
   readonly args: readonly string[];
@@ -18,12 +19,13 @@ export type GitRunResult =
   | { readonly kind: 'failed'; readonly output: string }
   | { readonly kind: 'timeout' | 'canceled' };
 
-/** Runs `git` with a complete, given environment; its output kept up to 64 KiB. */
+/** Runs `git` with a complete, given environment, at the lowest priority; its output kept up to 64 KiB. */
 export async function runGit(options: GitRunOptions): Promise<GitRunResult> {
   const output = new LogRing(64 * 1024);
+  const [command, ...args] = [...lowPriority(), 'git', ...options.args] as [string, ...string[]];
   const outcome = await runProcessTree({
-    command: 'git',
-    args: options.args,
+    command,
+    args,
     cwd: options.cwd,
     env: { ...options.env, ...options.extraEnv },
     deadline: options.deadline,

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { walkSite } from '@svc/protocol/site-files';
-import type { DeployLimits } from '../../hosting/deploy-limits.js';
+import type { DeployLimits } from '../../deploys/deploy-limits.js';
 import { BuildError } from './build-error.js';
 
 /**

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { readPaced } from './paced-reader.js';
 
 export interface ProcessTreeOptions {
   readonly command: string;
@@ -64,8 +65,9 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
       resolve(outcome);
     };
 
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => options.onOutput(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => options.onOutput(chunk));
+    // Read coarsely, not at every write: a build that prints without end must not hold the event loop.
+    readPaced(child.stdout, (text) => options.onOutput(text));
+    readPaced(child.stderr, (text) => options.onOutput(text));
     child.on('error', (error) => finish({ kind: 'spawn_failed', message: error.message }));
     child.on('exit', (code, signal) => {
       exited = true;

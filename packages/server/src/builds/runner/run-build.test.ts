@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { folderBytes } from './disk-usage.js';
 import { BuildError, projectGitCache, runBuild, type BuildRequest } from './run-build.js';
 import { createTestRepo, type TestRepo } from './test-support/git-repos.js';
 import { processesWith } from './test-support/processes.js';
@@ -119,8 +120,66 @@ describe('runBuild', { timeout: 120_000 }, () => {
     const third = made.commit({ 'index.html': 'third' });
     const result = await runLogged(request(made, third, { cacheDir }));
     expect(readFileSync(join(result.outputDir, 'index.html'), 'utf8')).toBe('third');
-    expect(result.log).toContain('unusable');
+    expect(result.log).toContain('the cache is removed');
     expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('prunes the project cache to the last commit built from each branch, and removes it past its cap', async () => {
+    const made = repo();
+    const cacheDir = projectGitCache(dataDir, `prj_prune${builds}`);
+    const heavy = made.commit({ 'index.html': 'heavy', 'big.bin': randomBytes(3 * 1024 * 1024).toString('base64') });
+    await runBuild(request(made, heavy, { cacheDir }));
+    const light = made.commit({ 'index.html': 'light', 'big.bin': 'small now' });
+    await runBuild(request(made, light, { cacheDir }));
+    // The first commit's 4 MiB blob is gone from the cache: only what the last build reaches stays.
+    expect(await folderBytes([cacheDir])).toBeLessThan(1024 * 1024);
+
+    const log = await runLogged(request(made, made.commit({ 'index.html': 'again' }), { cacheDir, gitCacheBytes: 1 }));
+    expect(log.log).toContain('--build-git-cache');
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('leaves nothing in the project cache when a fetch is stopped', async () => {
+    const made = repo();
+    const cacheDir = projectGitCache(dataDir, `prj_stopped${builds}`);
+    await runBuild(request(made, made.commit({ 'index.html': 'first' }), { cacheDir }));
+    expect(existsSync(cacheDir)).toBe(true);
+    const error = await failure(runBuild(request(made, made.commit({ 'index.html': 'second' }), { cacheDir, timeoutMs: 1 })));
+    expect(error.code).toBe('timeout');
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('stops a build past its disk cap, naming the cap, and leaves no process; one within the cap builds', async () => {
+    const disk = { diskBytes: 12 * 1024 ** 2, minFreeBytes: 0, intervalMs: 100 };
+    const marker = `svc-fill-${randomBytes(6).toString('hex')}`;
+    const made = repo();
+    const within = made.commit(npmProject("const fs = require('node:fs'); fs.mkdirSync('dist'); fs.writeFileSync('dist/index.html', 'x'.repeat(2 * 1024 * 1024));"));
+    expect(readFileSync(join((await runBuild(request(made, within, { framework: 'astro', disk }))).outputDir, 'index.html'), 'utf8')).toHaveLength(2 * 1024 * 1024);
+
+    // 40 files of 1 MiB, none past the cap alone, then idle: only the disk watch can end it.
+    const filling = made.commit(npmProject(`const fs = require('node:fs'); fs.mkdirSync('dist'); for (let i = 0; i < 40; i += 1) fs.writeFileSync('dist/' + i + '.bin', Buffer.alloc(1024 * 1024, 1)); console.log('${marker} wrote'); setInterval(() => {}, 1000);`));
+    const error = await failure(runBuild(request(made, filling, { framework: 'astro', disk })));
+    expect(error.code).toBe('disk_limit');
+    expect(error.message).toMatch(/^the build used .* of disk, more than its cap of 12\.0 MiB \(--build-disk\)$/);
+    await vi.waitFor(() => expect(processesWith(marker)).toEqual([]), { timeout: 5_000, interval: 50 });
+  });
+
+  it('stops a file larger than the disk cap as it is written', async () => {
+    if (!existsSync('/usr/bin/prlimit')) return;
+    const made = repo();
+    const commit = made.commit(npmProject("const fs = require('node:fs'); fs.mkdirSync('dist'); fs.writeFileSync('dist/big.bin', Buffer.alloc(64 * 1024 * 1024, 1));"));
+    const error = await failure(runBuild(request(made, commit, { framework: 'astro', disk: { diskBytes: 16 * 1024 ** 2, minFreeBytes: 0, intervalMs: 60_000 } })));
+    expect(error.message).toContain('--build-disk');
+  });
+
+  it('does not start a build when the disk is past the watermark', async () => {
+    const made = repo();
+    const commit = made.commit({ 'index.html': 'x' });
+    let log = '';
+    const error = await failure(runBuild(request(made, commit, { disk: { diskBytes: 1024 ** 3, minFreeBytes: 2 ** 60, intervalMs: 1_000 }, onLog: (chunk) => (log += chunk) })));
+    expect(error.code).toBe('disk_limit');
+    expect(error.message).toMatch(/^the disk is nearly full: the file system of the build folder \(.*\) has .* free, less than the .* kept free \(--build-min-free\)$/);
+    expect(log).not.toContain('Fetching');
   });
 
   it('builds astro with npm ci offline and gives dist', async () => {

@@ -10,7 +10,7 @@ function pairs(args: readonly string[], flag: string): string[][] {
 }
 
 describe('bubblewrapArgs', () => {
-  const args = bubblewrapArgs({ checkoutDir: '/data/builds/b1/src', homeDir: '/data/builds/b1/home', network: false }, ['/usr', '/opt/node']);
+  const args = bubblewrapArgs({ checkoutDir: '/data/builds/b1/src', homeDir: '/data/builds/b1/home', tmpDir: '/data/builds/b1/tmp', network: { kind: 'none' } }, ['/usr', '/opt/node']);
 
   it('never binds the whole file system', () => {
     expect(pairs(args, '--ro-bind').map(([from]) => from)).not.toContain('/');
@@ -25,6 +25,7 @@ describe('bubblewrapArgs', () => {
     expect(pairs(args, '--bind')).toEqual([
       ['/data/builds/b1/src', '/build/src'],
       ['/data/builds/b1/home', '/build/home'],
+      ['/data/builds/b1/tmp', '/tmp'],
     ]);
     expect(pairs(args, '--ro-bind-try').every(([from]) => from?.startsWith('/etc/'))).toBe(true);
   });
@@ -36,7 +37,13 @@ describe('bubblewrapArgs', () => {
   });
 
   it('shares the network only when asked', () => {
-    expect(bubblewrapArgs({ checkoutDir: '/c', homeDir: '/h', network: true }, ['/usr'])).toContain('--share-net');
+    expect(bubblewrapArgs({ checkoutDir: '/c', homeDir: '/h', tmpDir: '/t', network: { kind: 'host' } }, ['/usr'])).toContain('--share-net');
+  });
+
+  it('gives the install step no network but the egress proxy\'s socket', () => {
+    const install = bubblewrapArgs({ checkoutDir: '/c', homeDir: '/h', tmpDir: '/t', network: { kind: 'egress', socketPath: '/tmp/svc-egress-1/proxy.sock' } }, ['/usr']);
+    expect(install).not.toContain('--share-net');
+    expect(pairs(install, '--bind')).toContainEqual(['/tmp/svc-egress-1/proxy.sock', '/build/egress.sock']);
   });
 });
 

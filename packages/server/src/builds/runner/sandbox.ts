@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { BuildError } from './build-error.js';
+import { sandboxEgressSocket } from './egress-forwarder.js';
 
 export type SandboxChoice = 'auto' | 'bwrap' | 'none';
 
@@ -31,32 +32,43 @@ export function readOnlyRoots(nodeExecutable: string = process.execPath): string
   return roots;
 }
 
+/**
+ * A step's network: `none` (a network namespace with only its own loopback), `egress` (the
+ * same, with the socket of the server's egress proxy bound in at {@link sandboxEgressSocket}:
+ * the install step) or `host` (the host's network: `--build-network`'s build step).
+ */
+export type SandboxNetwork = { readonly kind: 'none' } | { readonly kind: 'egress'; readonly socketPath: string } | { readonly kind: 'host' };
+
 export interface SandboxPaths {
   /** The checkout on the host, writable inside at {@link sandboxCheckout}. */
   readonly checkoutDir: string;
   /** The build's home on the host, writable inside at {@link sandboxHome}. */
   readonly homeDir: string;
-  /** Whether the build shares the host's network. */
-  readonly network: boolean;
+  /** The build's temporary folder on the host, writable inside at /tmp (on disk, so within --build-disk). */
+  readonly tmpDir: string;
+  readonly network: SandboxNetwork;
 }
 
 /**
  * The bubblewrap command line that runs a build: new namespaces for everything (users,
- * processes, IPC, hostname, cgroups; the network too unless the build needs it), all
+ * processes, IPC, hostname, cgroups, the network unless the step has the host's), all
  * capabilities dropped, its own session (no terminal injection), killed when the server
  * dies; read-only /usr and system folders, a few files of /etc, node's install folder; a
- * private /tmp, /proc and /dev; the checkout and a home folder writable. Nothing else of
- * the host exists inside: not the data directory, not /root, /home, /var or /run.
+ * private /proc and /dev; the checkout, a home folder and /tmp writable, all three folders
+ * of the build; for the install step, the egress proxy's socket. Nothing else of the host
+ * exists inside: not the data directory, not /root, /home, /var or /run.
  */
 export function bubblewrapArgs(paths: SandboxPaths, roots: readonly string[] = readOnlyRoots()): string[] {
-  const args = ['--unshare-all', ...(paths.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'build'];
+  const args = ['--unshare-all', ...(paths.network.kind === 'host' ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'build'];
   for (const root of roots) args.push('--ro-bind', root, root);
   for (const top of systemTops) {
     if (existsSync(top) && lstatSync(top).isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
   }
   for (const entry of etcEntries) args.push('--ro-bind-try', `/etc/${entry}`, `/etc/${entry}`);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  args.push('--bind', paths.checkoutDir, sandboxCheckout, '--bind', paths.homeDir, sandboxHome, '--chdir', sandboxCheckout);
+  args.push('--proc', '/proc', '--dev', '/dev');
+  args.push('--bind', paths.checkoutDir, sandboxCheckout, '--bind', paths.homeDir, sandboxHome, '--bind', paths.tmpDir, '/tmp');
+  if (paths.network.kind === 'egress') args.push('--bind', paths.network.socketPath, sandboxEgressSocket);
+  args.push('--chdir', sandboxCheckout);
   return args;
 }
 

@@ -16,6 +16,8 @@ import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
 export const eventsChannel = 'svc_events';
 /** The channel on which instances tell each other that what a hostname serves changed. */
 export const sitesChannel = 'svc_sites';
+/** The channel on which instances tell each other that a build was queued. */
+export const buildsChannel = 'svc_builds';
 const int8 = 20;
 const migrationLockKey = 0x5f5c_0001;
 const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
@@ -48,11 +50,13 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
   const db: Db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const wakeUps = new WakeUps((error) => options.onBackgroundError?.(error, 'event listener'));
   const siteChanges = new WakeUps((error) => options.onBackgroundError?.(error, 'hosting listener'));
-  const listener = new Listener(options.databaseUrl, { [eventsChannel]: () => wakeUps.fire(), [sitesChannel]: () => siteChanges.fire() }, (error) =>
+  const queuedBuilds = new WakeUps((error) => options.onBackgroundError?.(error, 'build listener'));
+  const listener = new Listener(options.databaseUrl, { [eventsChannel]: () => wakeUps.fire(), [sitesChannel]: () => siteChanges.fire(), [buildsChannel]: () => queuedBuilds.fire() }, (error) =>
     options.onBackgroundError?.(error, 'LISTEN connection'),
   );
   const notifyEvents = foldedNotify(pool, eventsChannel, (error) => options.onBackgroundError?.(error, 'NOTIFY'));
   const notifySites = foldedNotify(pool, sitesChannel, (error) => options.onBackgroundError?.(error, 'NOTIFY'));
+  const notifyBuilds = foldedNotify(pool, buildsChannel, (error) => options.onBackgroundError?.(error, 'NOTIFY'));
 
   const files = new DatabaseFileStore(db, options.dataDir);
   await files.init();
@@ -81,12 +85,12 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
         return work(trx);
       }),
     commitSubmissions: (items, batch) => commitSubmissionBatchInOneStatement(db, items, batch),
-    signals: { events: notifiedSignal(wakeUps, notifyEvents, listener), sites: notifiedSignal(siteChanges, notifySites, listener) },
+    signals: { events: notifiedSignal(wakeUps, notifyEvents, listener), sites: notifiedSignal(siteChanges, notifySites, listener), builds: notifiedSignal(queuedBuilds, notifyBuilds, listener) },
     // Deleted tuples are unreachable at once and reclaimed by autovacuum.
     scrubDeleted: () => Promise.resolve(),
     close: async () => {
       await listener.stop();
-      await Promise.all([notifyEvents.settled(), notifySites.settled()]);
+      await Promise.all([notifyEvents.settled(), notifySites.settled(), notifyBuilds.settled()]);
       await db.destroy();
     },
   };

@@ -21,14 +21,18 @@ export async function queueBuild(trx: Db, row: BuildRow): Promise<string[]> {
 }
 
 /**
- * Leases up to `limit` queued builds whose environment has no build running, oldest first,
- * in the caller's transaction. On PostgreSQL rows another instance is claiming are skipped;
- * the unique index of building builds per environment is the last word if two meet.
+ * Leases up to `limit` queued builds whose environment has no build running, in the
+ * caller's transaction: round robin across workspaces (docs/hosting.md, "Builds"), so the
+ * workspace whose last build started longest ago (or never) goes first, and within it the
+ * oldest build. One tenant's queue never holds another tenant's build behind it. On
+ * PostgreSQL rows another instance is claiming are skipped; the unique index of building
+ * builds per environment is the last word if two meet.
  */
 export async function claimQueuedBuilds(trx: Db, capabilities: BackendCapabilities, claim: { limit: number; now: number; owner: string; expiresAt: number }): Promise<BuildRow[]> {
   if (claim.limit <= 0) return [];
   let ready = trx
     .selectFrom('builds as queued')
+    .innerJoin('projects as project', 'project.id', 'queued.project_id')
     .select('queued.id')
     .where('queued.state', '=', 'queued')
     .where((eb) =>
@@ -43,9 +47,19 @@ export async function claimQueuedBuilds(trx: Db, capabilities: BackendCapabiliti
         ),
       ),
     )
+    .orderBy((eb) =>
+      eb.fn.coalesce(
+        eb
+          .selectFrom('builds as started')
+          .innerJoin('projects as sibling', 'sibling.id', 'started.project_id')
+          .select((inner) => inner.fn.max('started.started_at').as('last_started_at'))
+          .whereRef('sibling.workspace_id', '=', 'project.workspace_id'),
+        sql.lit(0),
+      ),
+    )
     .orderBy('queued.created_at')
     .limit(claim.limit);
-  if (capabilities.skipLocked) ready = ready.forUpdate().skipLocked();
+  if (capabilities.skipLocked) ready = ready.forUpdate('queued').skipLocked();
   const ids = (await ready.execute()).map((row) => row.id);
   if (ids.length === 0) return [];
   return trx
@@ -55,6 +69,35 @@ export async function claimQueuedBuilds(trx: Db, capabilities: BackendCapabiliti
     .where('state', '=', 'queued')
     .returningAll()
     .execute();
+}
+
+/**
+ * Holds the workspace's row until the caller's transaction ends (PostgreSQL; SQLite's write
+ * transactions run one at a time anyway), so that two builds queued at once for one
+ * workspace are counted against its cap one after the other.
+ */
+export async function lockWorkspaceBuilds(trx: Db, workspaceId: string): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ slug: eb.ref('slug') }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/**
+ * The workspace's builds that are running or queued, but for one still queued for
+ * `replacing` (a new build of that environment replaces it): what its cap counts.
+ */
+export async function activeBuildsOfWorkspace(trx: Db, workspaceId: string, replacing: { projectId: string; environment: string }): Promise<number> {
+  const row = await trx
+    .selectFrom('builds')
+    .innerJoin('projects', 'projects.id', 'builds.project_id')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('projects.workspace_id', '=', workspaceId)
+    .where('builds.state', 'in', ['queued', 'building'])
+    .where((eb) => eb.not(eb.and([eb('builds.project_id', '=', replacing.projectId), eb('builds.environment', '=', replacing.environment), eb('builds.state', '=', 'queued')])))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Renews a running build's lease; false when this instance no longer holds it. */
@@ -72,7 +115,7 @@ export async function finishBuild(
   db: Db,
   id: string,
   owner: string | null,
-  end: { state: 'succeeded' | 'failed'; error: string | null; log: string; now: number },
+  end: { state: 'succeeded' | 'failed' | 'canceled'; error: string | null; log: string; now: number },
 ): Promise<boolean> {
   let query = db
     .updateTable('builds')
@@ -120,9 +163,15 @@ export async function findBuild(db: Db, projectId: string, id: string): Promise<
 
 /**
  * Whether any build waits (one read of the `builds_queued` index): the build worker looks
- * before it opens a claiming transaction, since it is woken by every announcement of new
- * outbox events, a form post's too.
+ * before it opens a claiming transaction, since its safety poll wakes it every few seconds.
  */
 export async function hasQueuedBuild(db: Db): Promise<boolean> {
   return (await db.selectFrom('builds').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Which of `ids` are builds still running (on any instance): their folders are in use. */
+export async function runningBuildIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('builds').select('id').where('id', 'in', ids).where('state', '=', 'building').execute();
+  return new Set(rows.map((row) => row.id));
 }

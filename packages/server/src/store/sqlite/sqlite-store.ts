@@ -104,6 +104,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     signals: {
       events: inProcessSignal((error) => options.onBackgroundError?.(error, 'event listener')),
       sites: inProcessSignal((error) => options.onBackgroundError?.(error, 'hosting listener')),
+      builds: inProcessSignal((error) => options.onBackgroundError?.(error, 'build listener')),
     },
     // The deleted rows' old pages may still be frames of the WAL; a checkpoint writes the
     // zeroed pages (secure_delete) into the file and empties the WAL. Best effort: a reader

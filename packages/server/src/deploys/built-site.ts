@@ -3,8 +3,16 @@ import { ServiceError } from '@svc/protocol';
 import type { DeployFileEntry } from '@svc/protocol/api';
 import { hashFile, walkSite } from '@svc/protocol/site-files';
 import { addWorkspaceContent } from '../store/queries/contents.js';
-import type { OperationContext } from './context.js';
-import { checkManifest, contentsToUpload } from './deploy-uploads.js';
+import type { Store } from '../store/store.js';
+import type { DeployLimits } from './deploy-limits.js';
+import { checkManifest, contentsToUpload } from './deploy-manifest.js';
+
+/** What storing a built site needs: the store, the deploy limits and a clock. */
+export interface BuiltSiteStorage {
+  readonly store: Pick<Store, 'db' | 'files'>;
+  readonly options: { readonly deployLimits: DeployLimits };
+  readonly now: () => number;
+}
 
 /**
  * What `svc deploy` does on a laptop, done by the server with a build's output folder
@@ -13,7 +21,7 @@ import { checkManifest, contentsToUpload } from './deploy-uploads.js';
  * which contents the workspace lacks (`contentsToUpload`), each missing content stored
  * and checked against its hash like an upload. Returns the deploy's file list.
  */
-export async function storeBuiltSite(context: OperationContext, workspaceId: string, folder: string): Promise<{ files: DeployFileEntry[]; bytes: number }> {
+export async function storeBuiltSite(context: BuiltSiteStorage, workspaceId: string, folder: string): Promise<{ files: DeployFileEntry[]; bytes: number }> {
   const { files: entries } = await walkSite(folder);
   if (entries.length === 0) throw new ServiceError('validation_failed', 'the build\'s output folder is empty');
   if (!entries.some((entry) => entry.path === 'index.html')) {
@@ -23,7 +31,7 @@ export async function storeBuiltSite(context: OperationContext, workspaceId: str
   const files: DeployFileEntry[] = [];
   for (const entry of entries) files.push({ path: entry.path, ...(await hashFile(entry.absolute)) });
   const bytes = checkManifest(context.options.deployLimits, files);
-  const missing = new Set(await contentsToUpload(context, workspaceId, files));
+  const missing = new Set(await contentsToUpload(context.store, workspaceId, files));
   for (const file of files) {
     if (!missing.has(file.sha256)) continue;
     missing.delete(file.sha256);
