@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layersRule } from './eslint/server-layers.js';
 
 export default tseslint.config(
   {
@@ -79,5 +80,12 @@ export default tseslint.config(
         { selector: 'ImportExpression[source.value=/^@svc\\/server/]', message: 'Only the serve command loads the server (docs/architecture.md).' },
       ],
     },
+  },
+  {
+    // The server's folders in layers (docs/architecture.md, "Inside the server"): dependencies point down.
+    files: ['packages/server/src/**/*.ts', 'packages/server/src/**/*.tsx', 'packages/server/src/**/*.js'],
+    ignores: ['**/*.test.ts'],
+    plugins: { svc: { rules: { layers: layersRule } } },
+    rules: { 'svc/layers': 'error' },
   },
 );

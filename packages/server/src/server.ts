@@ -17,7 +17,7 @@ import { spamChecks } from './forms/spam/spam-checks.js';
 import { SpamProtection } from './forms/spam/spam-protection.js';
 import { hostingPlugin } from './http/hosting-routes.js';
 import { pinpointsRoutes, widgetAssetRoutes } from './http/pinpoints-routes.js';
-import { watchDeploys } from './hosting/deploy-watch.js';
+import { watchDeploys } from './deploys/stalled-uploads.js';
 import { publicRoutes } from './http/public-routes.js';
 import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';

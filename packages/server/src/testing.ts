@@ -1,6 +1,6 @@
 // What the testkit (`@svc/testkit`: tests, bench, reliability harness) builds fixtures
 // with, as `@svc/server/testing`. Not for production code.
-export { newEndpointId, newId } from './ids.js';
+export { newEndpointId, newId } from './lib/ids.js';
 export { insertForm } from './store/queries/forms.js';
 export { ensureWorkspace, findProject, insertProject } from './store/queries/projects.js';
 export { replaceProjectDomains } from './store/queries/domains.js';

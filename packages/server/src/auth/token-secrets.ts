@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../ids.js';
+import { randomToken } from '../lib/ids.js';
 
 /** Tokens are `svc_` and 256 random bits; only their SHA-256 is stored. */
 export const tokenPrefix = 'svc_';

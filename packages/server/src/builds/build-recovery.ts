@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OperationContext } from '../operations/context.js';
+import type { BuildServices } from './build-services.js';
 import { failDeploy } from '../deploys/deploy-steps.js';
 import { abandonedBuilds, finishBuild, runningBuildIds } from '../store/queries/builds.js';
 import { findDeployById } from '../store/queries/deploys.js';
@@ -15,7 +15,7 @@ const abandonedReason = 'the server running this build stopped (killed or restar
  * and its deploy too; what was live stays live. `ours` are this process's running builds,
  * never touched. Returns how many were failed.
  */
-export async function failAbandonedBuilds(context: OperationContext, before: number, ours: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<string[]> {
+export async function failAbandonedBuilds(context: BuildServices, before: number, ours: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<string[]> {
   const now = context.now();
   const left = await abandonedBuilds(context.store.db, before, 100);
   const failed: string[] = [];
@@ -44,7 +44,7 @@ export async function failAbandonedBuilds(context: OperationContext, before: num
  * during a build leaves its checkout and node_modules there): every `bld_…` folder that is
  * not one of `ours` and whose build is not running on any instance. Returns how many.
  */
-export async function removeLeftBuildFolders(context: OperationContext, buildDir: string, ours: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<number> {
+export async function removeLeftBuildFolders(context: BuildServices, buildDir: string, ours: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<number> {
   const names = (await readdir(buildDir).catch(() => [] as string[])).filter((name) => /^bld_[0-9a-z]{1,40}$/.test(name) && !ours.has(name));
   if (names.length === 0) return 0;
   const running = await runningBuildIds(context.store.db, names);

@@ -4,16 +4,15 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ServiceError } from '@svc/protocol';
 import type { DeploySource } from '@svc/protocol/api';
-import type { OperationContext } from '../operations/context.js';
 import { storeBuiltSite } from '../deploys/built-site.js';
 import { failDeploy, makeDeployLive, startBuiltDeploy } from '../deploys/deploy-steps.js';
-import { repoTokenContext, repoUrlPolicy } from '../operations/git-connection.js';
 import { claimQueuedBuilds, finishBuild, hasQueuedBuild, renewBuildLease, updateBuildProgress } from '../store/queries/builds.js';
 import { findDeployById, liveDeploys, setDeployFiles } from '../store/queries/deploys.js';
 import { findGitConnection } from '../store/queries/git-connections.js';
 import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { BuildRow, DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';
 import { BuildClaimLoop, type BuildClaimMode } from './build-claim-loop.js';
+import { repoTokenContext, type BuildServices } from './build-services.js';
 import { logForTry, recordEnd } from './build-ending.js';
 import { BuildLog } from './build-log.js';
 import { failAbandonedBuilds, removeLeftBuildFolders } from './build-recovery.js';
@@ -46,7 +45,7 @@ export class BuildWorker {
   private unsubscribe: (() => void) | null = null;
 
   constructor(
-    private readonly context: OperationContext,
+    private readonly context: BuildServices,
     private readonly logger: Logger,
     private readonly reportFailure: (error: unknown, what: string) => void,
   ) {
@@ -142,7 +141,7 @@ export class BuildWorker {
     try {
       if (!connection) throw new BuildError('fetch_failed', 'the project has no repository: run `svc git connect --repo URL`');
       const repoToken = connection.token_sealed === null ? undefined : context.secrets.open(connection.token_sealed, repoTokenContext(project.id));
-      const unreachable = await checkRepoAddress(connection.repo_url, repoUrlPolicy(context));
+      const unreachable = await checkRepoAddress(connection.repo_url, { allowLocalRepos: settings.allowLocalRepos, allowPrivateTargets: context.options.allowPrivateTargets });
       if (unreachable !== null) throw new BuildError('fetch_failed', `the repository cannot be reached: ${unreachable}`);
       const access = { repoToken, allowLocalRepos: settings.allowLocalRepos, allowPrivateTargets: context.options.allowPrivateTargets };
       if (commit === null) {
@@ -288,7 +287,7 @@ export class BuildWorker {
 class StalePush extends Error {}
 
 /** The commit live on the environment, when what it serves was built or deployed from one. */
-async function liveCommit(context: OperationContext, projectId: string, environment: string): Promise<string | null> {
+async function liveCommit(context: BuildServices, projectId: string, environment: string): Promise<string | null> {
   const deployId = (await liveDeploys(context.store.db, projectId)).get(environment);
   if (deployId === undefined) return null;
   return (await findDeployById(context.store.db, deployId))?.git_commit ?? null;

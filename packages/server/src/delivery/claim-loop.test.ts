@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { openStore } from '../store/open-store.js';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import { ensureWorkspace, insertProject } from '../store/queries/projects.js';

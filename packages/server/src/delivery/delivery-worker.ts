@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { randomToken } from '../ids.js';
+import { randomToken } from '../lib/ids.js';
 import { releaseLeases } from '../store/queries/claim-deliveries.js';
 import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import type { Store } from '../store/store.js';

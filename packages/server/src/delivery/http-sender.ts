@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { durationText } from '../duration-text.js';
+import { durationText } from '../lib/duration-text.js';
 import { privateTargetsHint, refusedLiteralReason } from '../net/address-policy.js';
 import type { AttemptOutcome } from './attempt-decision.js';
 import { guardedLookup } from './guarded-lookup.js';

@@ -1,7 +1,7 @@
 import type { DeployInfo as EventDeploy, EventDataMap } from '@svc/protocol';
 import { EnvironmentName, type DeployInfo, type DeploySource } from '@svc/protocol/api';
 import { ServiceError } from '@svc/protocol';
-import { newDeployId, newId } from '../ids.js';
+import { newDeployId, newId } from '../lib/ids.js';
 import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import { finishDeploy, insertDeploy, liveDeploys, setLiveDeploy } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';

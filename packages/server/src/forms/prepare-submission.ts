@@ -1,5 +1,5 @@
 import type { SubmissionFile } from '@svc/protocol';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import type { ResolvedForm } from '../store/queries/forms.js';
 import { outboxRow } from '../store/queries/outbox.js';
 import type { PreparedSubmission } from '../store/submission-batch.js';

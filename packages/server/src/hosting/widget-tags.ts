@@ -1,8 +1,14 @@
-import type { OperationContext } from '../operations/context.js';
-import { widgetSnippet } from '../operations/pinpoints.js';
-import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
-import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
 import { HeldUntilAnnounced } from '../lib/held-until-announced.js';
+import { enabledEnvironments, pinpointsEnvironments, widgetSettings } from '../pinpoints/widget-settings.js';
+import { widgetSnippet } from '../pinpoints/widget-snippet.js';
+import { ensureWidgetKey, findProjectById } from '../store/queries/projects.js';
+import type { Store } from '../store/store.js';
+
+/** What the tags need: the store, and the base URL the widget's script is served from (known once the server listens). */
+export interface WidgetTagServices {
+  readonly store: Pick<Store, 'db' | 'signals'>;
+  readonly urls: { readonly baseUrl: string };
+}
 
 /**
  * The Pinpoints tag of a project's environment (null where the widget is off), held until a
@@ -12,7 +18,7 @@ import { HeldUntilAnnounced } from '../lib/held-until-announced.js';
 export class WidgetTags {
   private readonly held: HeldUntilAnnounced<Map<string, string | null>>;
 
-  constructor(private readonly context: OperationContext) {
+  constructor(private readonly context: WidgetTagServices) {
     this.held = new HeldUntilAnnounced(context.store.signals.sites, { maxEntries: 1_000, maxAgeMs: 60_000, unheardMaxAgeMs: 2_000 });
   }
 
@@ -31,7 +37,7 @@ export class WidgetTags {
     const tags = new Map<string, string | null>();
     const key = enabledEnvironments(settings).length > 0 ? await ensureWidgetKey(this.context.store.db, project) : null;
     for (const environment of pinpointsEnvironments) {
-      tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key).replace(' async>', ` data-environment="${environment}" async>`) : null);
+      tags.set(environment, key !== null && settings[environment] ? widgetSnippet(this.context.urls.baseUrl, key, environment) : null);
     }
     return tags;
   }

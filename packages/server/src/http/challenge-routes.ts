@@ -3,11 +3,11 @@ import { ServiceError } from '@svc/protocol';
 import type { FormDirectory } from '../forms/form-directory.js';
 import type { AltchaChallenges } from '../forms/spam/altcha-challenges.js';
 import { altchaWidgetPath } from '../forms/spam/altcha-widget.js';
-import type { WidgetAsset } from '../pinpoints/widget-assets.js';
+import type { ServedAsset } from '../lib/served-asset.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { etagMatches } from './etag.js';
+import { sendScriptAsset } from './script-asset.js';
 
 export interface ChallengeRouteServices {
   readonly directory: FormDirectory;
@@ -16,7 +16,7 @@ export interface ChallengeRouteServices {
   readonly policy: RateLimitPolicy;
   readonly altcha: AltchaChallenges;
   /** The `altcha` widget script; null when the package is missing. */
-  readonly widget: WidgetAsset | null;
+  readonly widget: ServedAsset | null;
   /** The operations' clock (context.now): a challenge expires against it. */
   readonly now: () => number;
 }
@@ -42,15 +42,7 @@ export function challengeRoutes(app: FastifyInstance, services: ChallengeRouteSe
   return Promise.resolve();
 }
 
-function sendWidget(request: FastifyRequest, reply: FastifyReply, widget: WidgetAsset | null): FastifyReply {
+function sendWidget(request: FastifyRequest, reply: FastifyReply, widget: ServedAsset | null): FastifyReply {
   if (widget === null) throw new ServiceError('unavailable', 'the altcha package is not installed');
-  void reply
-    .header('content-type', 'text/javascript; charset=utf-8')
-    .header('cache-control', widget.cacheControl)
-    .header('etag', widget.etag)
-    .header('access-control-allow-origin', '*')
-    .header('cross-origin-resource-policy', 'cross-origin')
-    .header('x-content-type-options', 'nosniff');
-  if (etagMatches(request.headers['if-none-match'], widget.etag)) return reply.code(304).send();
-  return reply.send(widget.body);
+  return sendScriptAsset(request, reply, widget);
 }

@@ -5,7 +5,8 @@ import { honeypotName } from '../forms/instructions.js';
 import { acceptRequest, type RequestServices } from '../pinpoints/accept-request.js';
 import { readVisitorRequest } from '../pinpoints/request-body.js';
 import { visitorThread } from '../pinpoints/visitor-thread.js';
-import type { WidgetAssets, WidgetAsset } from '../pinpoints/widget-assets.js';
+import type { ServedAsset } from '../lib/served-asset.js';
+import type { WidgetAssets } from '../pinpoints/widget-assets.js';
 import { isPinpointsEnvironment } from '../pinpoints/widget-settings.js';
 import { admitWidgetCall, countWidgetPost, type WidgetTarget } from '../pinpoints/widget-target.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
@@ -13,7 +14,7 @@ import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { environmentOfHost, originHostname } from '../sites/page-origin.js';
 import type { ProjectSites } from '../sites/project-sites.js';
-import { etagMatches } from './etag.js';
+import { sendScriptAsset } from './script-asset.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
 export interface PinpointsRouteServices {
@@ -110,17 +111,9 @@ async function limitRate(request: FastifyRequest, reply: FastifyReply, services:
 
 /** `/pinpoints.js` and its screenshot module: any site may load them (docs/pinpoints.md). */
 export function widgetAssetRoutes(app: FastifyInstance, assets: WidgetAssets | null): Promise<void> {
-  const send = (request: FastifyRequest, reply: FastifyReply, asset: WidgetAsset | undefined): FastifyReply => {
+  const send = (request: FastifyRequest, reply: FastifyReply, asset: ServedAsset | undefined): FastifyReply => {
     if (asset === undefined) throw new ServiceError('unavailable', 'the Pinpoints widget was not built (npm run build)');
-    void reply
-      .header('content-type', 'text/javascript; charset=utf-8')
-      .header('cache-control', asset.cacheControl)
-      .header('etag', asset.etag)
-      .header('access-control-allow-origin', '*')
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .header('x-content-type-options', 'nosniff');
-    if (etagMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    return reply.send(asset.body);
+    return sendScriptAsset(request, reply, asset);
   };
   app.get('/pinpoints.js', (request, reply) => send(request, reply, assets?.widget));
   if (assets) app.get(`/${assets.capture.file}`, (request, reply) => send(request, reply, assets.capture));

@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '@svc/config';
 import { ServiceError } from '@svc/protocol';
 import type { ConfigChange } from '@svc/protocol/api';
-import { newEndpointId } from '../ids.js';
+import { newEndpointId } from '../lib/ids.js';
 import { hostnamesOwnedElsewhere, listProjectDomains, replaceProjectDomains } from '../store/queries/domains.js';
 import { deleteForm, insertForm, listProjectForms, updateForm } from '../store/queries/forms.js';
 import { findProjectById, lockProject, updateProjectSettings } from '../store/queries/projects.js';

@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import type { BuildInfo, BuildLogResponse, EnvironmentName } from '@svc/protocol/api';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { activeBuildsOfWorkspace, findBuild, listBuilds, listBuildsWithLogEnds, lockWorkspaceBuilds, queueBuild, type ListedBuild } from '../store/queries/builds.js';
 import type { BuildRow, BuildTrigger, ProjectRow } from '../store/schema.js';
 import { recordAuditAs, systemActor } from './audit-log.js';

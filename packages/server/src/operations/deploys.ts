@@ -1,8 +1,8 @@
 import { ServiceError } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { checkManifest, contentsToUpload } from '../deploys/deploy-manifest.js';
-import { deployInfo, emitDeployEvent, eventDeploy, failDeploy, makeDeployLive, toDeployInfo } from '../deploys/deploy-steps.js';
-import { newDeployId } from '../ids.js';
+import { deployInfo, emitDeployEvent, eventDeploy, makeDeployLive, toDeployInfo } from '../deploys/deploy-steps.js';
+import { newDeployId } from '../lib/ids.js';
 import {
   deployFileSizes,
   insertDeploy,
@@ -10,10 +10,8 @@ import {
   liveDeploys,
   previousReadyDeploy,
   setLiveDeploy,
-  staleUploads,
 } from '../store/queries/deploys.js';
 import { listProjectDomains } from '../store/queries/domains.js';
-import { findProjectById, findWorkspaceById } from '../store/queries/projects.js';
 import type { DeployRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
@@ -90,28 +88,6 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
   context.store.signals.events.announce();
   context.store.signals.sites.announce();
   return { deploy: await deployInfo(context.store.db, context, result.scope.project, result.finished) };
-}
-
-/**
- * Uploads idle past `--deploy-timeout` (a client that vanished, a server killed mid-upload)
- * are marked failed with `deploy.failed`; what was live stays live. Run at start and by
- * maintenance. A build's deploy is not one: the build worker ends it with its build (a
- * build whose server stopped is failed when its lease runs out).
- */
-export async function failStaleDeploys(context: OperationContext): Promise<number> {
-  const now = context.now();
-  const stale = await staleUploads(context.store.db, now - context.options.deployTimeoutMs, 100);
-  let failed = 0;
-  for (const row of stale) {
-    const done = await context.store.transaction(async (trx) => {
-      const project = await findProjectById(trx, row.project_id);
-      const workspace = await findWorkspaceById(trx, project.workspace_id);
-      return failDeploy(trx, context, { project, workspace }, row, 'the upload stopped before the deploy was finished', now);
-    });
-    if (done) failed += 1;
-  }
-  if (failed > 0) context.store.signals.events.announce();
-  return failed;
 }
 
 /** `svc deploys list`: newest first, with what each environment serves. */

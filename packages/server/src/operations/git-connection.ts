@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { ServiceError } from '@svc/protocol';
 import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protocol/api';
 import { hashToken } from '../auth/token-secrets.js';
+import { pushSecretContext, repoTokenContext } from '../builds/build-services.js';
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
 import { recordAudit } from './audit-log.js';
 import { branchOfEnvironment } from './builds.js';
@@ -12,9 +13,6 @@ import { isoTime, isoTimeOrNull } from '../lib/iso-time.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 
-/** The additional authenticated data the project's push secret and repository token are sealed with. */
-export const pushSecretContext = (projectId: string): string => `git-push-secret:${projectId}`;
-export const repoTokenContext = (projectId: string): string => `git-repo-token:${projectId}`;
 
 export function repoUrlPolicy(context: OperationContext): RepoUrlPolicy {
   return { allowLocalRepos: context.options.builds.allowLocalRepos, allowPrivateTargets: context.options.allowPrivateTargets };

@@ -11,7 +11,8 @@ import { findProjectById } from '../store/queries/projects.js';
 import type { BuildRow, GitConnectionRow } from '../store/schema.js';
 import { branchOfEnvironment, enqueueBuild, environmentOfBranch } from './builds.js';
 import type { OperationContext } from './context.js';
-import { hookSecretHash, pushSecretContext } from './git-connection.js';
+import { pushSecretContext } from '../builds/build-services.js';
+import { hookSecretHash } from './git-connection.js';
 import { recordInbound, type PushSummary } from './inbound-log.js';
 
 /** What an inbound webhook is answered: 200 for a ping, else 202 with the build or why nothing was built. */

@@ -1,6 +1,6 @@
 import type { BuildsListEntry, EnvironmentName, InboundDeliveryInfo } from '@svc/protocol/api';
 import type { GitHost } from '../builds/push-headers.js';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { listBuilds } from '../store/queries/builds.js';
 import { listInboundDeliveries, recordInboundDelivery, type InboundBounds } from '../store/queries/inbound-deliveries.js';
 import type { InboundDeliveryRow, InboundVerdict } from '../store/schema.js';

@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { InviteMemberRequest, MemberInfo } from '@svc/protocol/api';
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
-import { newId, randomToken } from '../ids.js';
+import { newId, randomToken } from '../lib/ids.js';
 import { findMemberListing, findMemberOf, findPersonByEmail, insertMember, insertPerson, updateMember, type MemberListing } from '../store/queries/members.js';
 import { deleteLinksOfMember, insertLink } from '../store/queries/one-time-links.js';
 import { findWorkspaceById } from '../store/queries/projects.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '@svc/protocol';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { deliveryCursor, submissionCursors } from './listing-cursor.js';
 
 const invalid = (run: () => unknown): ServiceError => {

@@ -1,4 +1,4 @@
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { deleteWebhook, findFormNotificationTarget, insertWebhook, setWebhookUrl } from '../store/queries/webhooks.js';
 import type { FormRow } from '../store/schema.js';
 import type { Db } from '../store/store.js';

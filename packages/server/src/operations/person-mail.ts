@@ -1,4 +1,4 @@
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import type { OperationContext } from './context.js';
 
 export interface PersonLinkMail {

@@ -1,5 +1,5 @@
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
-import { randomToken } from '../ids.js';
+import { randomToken } from '../lib/ids.js';
 import { activeMemberships, findMemberListing, findPersonByEmail, updateMember } from '../store/queries/members.js';
 import { deleteLinksOfMember, insertLink, type UsableLink } from '../store/queries/one-time-links.js';
 import type { Db } from '../store/store.js';

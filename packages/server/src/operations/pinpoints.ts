@@ -1,14 +1,10 @@
 import type { PinpointsResponse } from '@svc/protocol/api';
 import { widgetSettings } from '../pinpoints/widget-settings.js';
+import { widgetSnippet } from '../pinpoints/widget-snippet.js';
 import { ensureWidgetKey } from '../store/queries/projects.js';
 import type { OperationContext, Principal } from './context.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
-
-/** The tag to paste into a page (docs/pinpoints.md). */
-export function widgetSnippet(baseUrl: string, key: string): string {
-  return `<script src="${baseUrl}/pinpoints.js" data-key="${key}" async></script>`;
-}
 
 /** `svc pinpoints snippet`: the project's widget key, its tag, and where the widget shows. */
 export async function projectPinpoints(context: OperationContext, principal: Principal, input: ProjectInput): Promise<Omit<PinpointsResponse, 'ok'>> {

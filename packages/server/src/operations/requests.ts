@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/protocol';
 import type { RequestCounts, RequestInfo, RequestStatus as ListedStatus } from '@svc/protocol/api';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { emitRequestEvent, eventRequest, replyInfo, requestInfo, type WidgetProject } from '../pinpoints/request-records.js';
 import { countRequests, findRequest, insertReply, listRequests, repliesTo, setRequestStatus } from '../store/queries/requests.js';
 import type { RequestReplyRow, RequestRow, RequestStatus } from '../store/schema.js';

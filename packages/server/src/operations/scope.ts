@@ -1,5 +1,5 @@
 import { ServiceError } from '@svc/protocol';
-import { deployIdPattern } from '../ids.js';
+import { deployIdPattern } from '../lib/ids.js';
 import { findDeploy } from '../store/queries/deploys.js';
 import { findProject, findWorkspaceBySlug } from '../store/queries/projects.js';
 import type { DeployRow, ProjectRow, WorkspaceRow } from '../store/schema.js';

@@ -1,5 +1,5 @@
 import { hashToken as hashSecret } from '../auth/token-secrets.js';
-import { randomToken } from '../ids.js';
+import { randomToken } from '../lib/ids.js';
 import { findUsableLink, insertLink, spendLink as spendStoredLink, type LinkPurpose, type UsableLink } from '../store/queries/one-time-links.js';
 import type { SessionSubject } from '../store/queries/sessions.js';
 import type { OperationContext, Principal } from './context.js';

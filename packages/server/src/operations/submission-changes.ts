@@ -1,7 +1,7 @@
 import { ServiceError } from '@svc/protocol';
 import type { SubmissionInfo, SubmissionState } from '@svc/protocol/api';
 import { eventPayload } from '../forms/prepare-submission.js';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { insertEvent } from '../store/queries/outbox.js';
 import { findProjectSubmission, setSubmissionState, submissionEvents, submissionsMentioning, type ProjectSubmission } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';

@@ -1,5 +1,5 @@
 import type { SubmissionFile } from '@svc/protocol';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { insertEvent } from '../store/queries/outbox.js';
 import { deleteSubmission as deleteSubmissionRow, eraseEventCopies } from '../store/queries/submission-changes.js';
 import type { Db } from '../store/store.js';

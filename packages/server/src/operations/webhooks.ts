@@ -1,6 +1,6 @@
 import { ServiceError, defaultRotationGraceSeconds, isEventType, maxRotationGraceSeconds, webhookDescriptionLimit, type EventType } from '@svc/protocol';
 import type { DeliveryAttemptInfo, DeliveryInfo, WebhookInfo } from '@svc/protocol/api';
-import { randomToken, newId } from '../ids.js';
+import { randomToken, newId } from '../lib/ids.js';
 import { DeliverySender } from '../delivery/delivery-sender.js';
 import { HttpSender } from '../delivery/http-sender.js';
 import { findAttempt, findDelivery } from '../store/queries/deliveries.js';

@@ -4,7 +4,7 @@ import { hashToken } from '../auth/token-secrets.js';
 import { releaseContents } from '../contents/stored-contents.js';
 import { storedIp, type FormIpMode } from '../forms/stored-ip.js';
 import type { UploadQuota } from '../forms/upload-quota.js';
-import { newId, randomToken } from '../ids.js';
+import { newId, randomToken } from '../lib/ids.js';
 import { environmentOfHost, originHostname } from '../sites/page-origin.js';
 import { insertRequest } from '../store/queries/requests.js';
 import type { RequestRow } from '../store/schema.js';

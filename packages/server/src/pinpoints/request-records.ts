@@ -1,6 +1,6 @@
 import type { EventDataMap, RequestInfo as EventRequest } from '@svc/protocol';
 import type { RequestInfo } from '@svc/protocol/api';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 import { isoTime } from '../lib/iso-time.js';
 import { insertEvent } from '../store/queries/outbox.js';
 import type { RequestReplyRow, RequestRow } from '../store/schema.js';

@@ -1,21 +1,14 @@
+import type { ServedAsset } from '../lib/served-asset.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** One built file of the widget, ready to serve. */
-export interface WidgetAsset {
-  readonly body: Buffer;
-  /** A strong ETag from the content's hash. */
-  readonly etag: string;
-  readonly cacheControl: string;
-}
-
 export interface WidgetAssets {
   /** `/pinpoints.js`: revalidated every few minutes, so a new version reaches pages soon. */
-  readonly widget: WidgetAsset;
+  readonly widget: ServedAsset;
   /** The screenshot module, named by its content hash: cached for good. */
-  readonly capture: WidgetAsset & { readonly file: string };
+  readonly capture: ServedAsset & { readonly file: string };
 }
 
 interface AssetManifest {
@@ -36,7 +29,7 @@ export async function loadWidgetAssets(): Promise<WidgetAssets | null> {
   } catch {
     return null;
   }
-  const asset = async (file: string, cacheControl: string): Promise<WidgetAsset> => {
+  const asset = async (file: string, cacheControl: string): Promise<ServedAsset> => {
     const body = await readFile(join(directory, file));
     return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, cacheControl };
   };

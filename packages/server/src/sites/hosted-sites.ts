@@ -1,4 +1,4 @@
-import { deployIdPattern } from '../ids.js';
+import { deployIdPattern } from '../lib/ids.js';
 import { findDeployById, hostedSite } from '../store/queries/deploys.js';
 import type { Db } from '../store/store.js';
 

@@ -1,5 +1,5 @@
 import type { EventDataMap, EventEnvelope, EventType } from '@svc/protocol';
-import { newId } from '../ids.js';
+import { newId } from '../lib/ids.js';
 
 interface SampleScope {
   readonly eventId: string;

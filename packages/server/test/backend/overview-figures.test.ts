@@ -5,7 +5,7 @@ import { activityTotals, projectActivity } from '../../src/operations/activity.j
 import type { OperationContext } from '../../src/operations/context.js';
 import { listWebhookStatuses } from '../../src/operations/webhook-health.js';
 import { createWebhook, listWebhooks, testWebhook } from '../../src/operations/webhooks.js';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { insertDirectEvent } from '../../src/store/queries/dispatch-events.js';
 import { recordAttempts } from '../../src/store/queries/record-attempts.js';
 import { parseEncryptionKey } from '../../src/secrets/encryption-key.js';

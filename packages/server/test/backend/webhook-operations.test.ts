@@ -2,7 +2,7 @@ import { ServiceError } from '@svc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, createForm, type FormFixture, newEncryptionKey, operationContext, selectBackend } from '@svc/testkit';
 import { useBackendStore } from '@svc/testkit/vitest';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import type { Principal } from '../../src/auth/principal.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../src/operations/deliveries.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { durationText } from '../../duration-text.js';
+import { durationText } from '../../lib/duration-text.js';
 import { formatBytes } from '../../lib/format-bytes.js';
 import { BuildError } from './build-error.js';
 import { behindForwarder, proxyEnvironment } from './egress-forwarder.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WidgetAsset } from '../../pinpoints/widget-assets.js';
+import type { ServedAsset } from '../../lib/served-asset.js';
 
 /** Where the service serves the `altcha` widget (docs/form-endpoint.md, "ALTCHA"). */
 export const altchaWidgetPath = '/altcha.js';
@@ -18,7 +18,7 @@ const withoutWebCrypto = fileURLToPath(new URL('../../../assets/altcha/without-w
  * pages load it from the service itself, so a form's captcha makes no third-party request.
  * Null when the package is missing, which a normal install never is.
  */
-export async function loadAltchaWidget(): Promise<WidgetAsset | null> {
+export async function loadAltchaWidget(): Promise<ServedAsset | null> {
   try {
     const directory = dirname(createRequire(import.meta.url).resolve('altcha'));
     const body = Buffer.concat([await readFile(join(directory, 'altcha.js')), Buffer.from('\n'), await readFile(withoutWebCrypto)]);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hashToken as hashSecret } from '../../auth/token-secrets.js';
-import { randomToken } from '../../ids.js';
+import { randomToken } from '../../lib/ids.js';
 import type { Principal } from '../../auth/principal.js';
 import type { OperationContext } from '../../operations/context.js';
 import { recordAudit } from '../../operations/audit-log.js';

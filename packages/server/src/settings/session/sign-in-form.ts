@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomToken } from '../../ids.js';
+import { randomToken } from '../../lib/ids.js';
 import { tokensEqual } from '../../lib/constant-time.js';
 import { readSingleCookie } from './session-cookie.js';
 

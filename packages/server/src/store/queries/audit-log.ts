@@ -1,4 +1,4 @@
-import { newId } from '../../ids.js';
+import { newId } from '../../lib/ids.js';
 import type { AuditLogRow } from '../schema.js';
 import type { Db } from '../store.js';
 

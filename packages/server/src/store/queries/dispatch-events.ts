@@ -1,6 +1,6 @@
 import { eventMatchesAny } from '@svc/protocol';
 import type { Insertable } from 'kysely';
-import { newId } from '../../ids.js';
+import { newId } from '../../lib/ids.js';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { DeliveriesTable } from '../schema.js';
 import type { Db } from '../store.js';

@@ -1,4 +1,4 @@
-import { newId, newWidgetKey } from '../../ids.js';
+import { newId, newWidgetKey } from '../../lib/ids.js';
 import type { ProjectRow, WorkspaceRow } from '../schema.js';
 import type { Db } from '../store.js';
 

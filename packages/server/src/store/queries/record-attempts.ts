@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { newId } from '../../ids.js';
+import { newId } from '../../lib/ids.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Db } from '../store.js';
 import { disableWebhooks } from './webhooks.js';

@@ -1,4 +1,4 @@
-import { newId } from '../../ids.js';
+import { newId } from '../../lib/ids.js';
 import type { TokenRow } from '../schema.js';
 import type { BackendCapabilities } from '../capabilities.js';
 import type { Db } from '../store.js';
