@@ -1,4 +1,4 @@
-import { ServiceError } from '@svc/protocol';
+import { ServiceError, type ErrorCode } from '@svc/protocol';
 import type { RateLimitPolicy } from '../ratelimit/policy.js';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
 
@@ -38,8 +38,30 @@ export class FailedAuthentications {
     await this.limiter.consumeClient(this.policy, { scope: scopeOf(subject), address: ip }, authFailuresName);
   }
 
+  /**
+   * One authentication attempt of `address`: refused with 429 before it runs when the
+   * address is past the limit (`refused` gets the decision first, for the answer's headers),
+   * else run; a failure that `counts` is counted, then thrown on.
+   */
+  async attempt<T>(address: string, run: () => Promise<T>, options: { counts: (error: unknown) => boolean; refused?: (decision: RateLimitDecision) => void }): Promise<T> {
+    const allowed = await this.check(address);
+    if (!allowed.allowed) {
+      options.refused?.(allowed);
+      throw this.refusal(allowed);
+    }
+    try {
+      return await run();
+    } catch (error) {
+      if (options.counts(error)) await this.record(address);
+      throw error;
+    }
+  }
+
   /** The 429 for an address past the limit. */
   refusal(decision: RateLimitDecision): ServiceError {
     return new ServiceError('rate_limited', `too many failed authentications from this address; retry in ${decision.resetSeconds} s`, { retryAfter: decision.resetSeconds });
   }
 }
+
+/** Counts a failure of this code (`unauthorized`, `not_found`…) as a failed authentication. */
+export const failureOf = (code: ErrorCode) => (error: unknown): boolean => error instanceof ServiceError && error.code === code;

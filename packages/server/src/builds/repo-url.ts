@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ServiceError } from '@svc/protocol';
-import { refusedAddressReason, refusedLiteralReason } from '../net/address-policy.js';
+import { refusedLiteralReason, refusedResolution } from '../net/address-policy.js';
 
 export interface RepoUrlPolicy {
   /** `svc serve --allow-local-repos`: `file://` URLs and absolute local paths are accepted. */
@@ -62,9 +62,5 @@ export async function checkRepoAddress(repoUrl: string, policy: RepoUrlPolicy): 
   } catch (error) {
     return `cannot resolve ${url.hostname} (${(error as NodeJS.ErrnoException).code ?? 'failed'})`;
   }
-  for (const { address } of addresses) {
-    const reason = refusedAddressReason(address);
-    if (reason !== null) return `${url.hostname} resolves to ${address}, ${reason}`;
-  }
-  return null;
+  return refusedResolution(url.hostname, addresses.map((entry) => entry.address));
 }

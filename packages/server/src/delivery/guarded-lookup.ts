@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { refusedAddressReason } from '../net/address-policy.js';
+import { refusedResolution } from '../net/address-policy.js';
 
 /** A connection was refused because the target resolves to an address webhooks may not reach. */
 export class RefusedTargetError extends Error {
@@ -23,12 +23,10 @@ export function guardedLookup(resolve: ResolveAll = dnsLookup): LookupFunction {
         callback(error, '', 0);
         return;
       }
-      for (const { address } of addresses) {
-        const reason = refusedAddressReason(address);
-        if (reason !== null) {
-          callback(new RefusedTargetError(`refused: ${hostname} resolves to ${address}, ${reason}`), '', 0);
-          return;
-        }
+      const refused = refusedResolution(hostname, addresses.map((entry) => entry.address));
+      if (refused !== null) {
+        callback(new RefusedTargetError(`refused: ${refused}`), '', 0);
+        return;
       }
       const [first] = addresses;
       if (!first) {

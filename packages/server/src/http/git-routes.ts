@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
 import type { FailedAuthentications } from '../auth/failed-authentications.js';
-import { authFailuresName } from '../auth/failed-authentications.js';
+import { authFailuresName, failureOf } from '../auth/failed-authentications.js';
 import type { OperationContext } from '../operations/context.js';
 import { receiveDeployHook, receivePush, type InboundAnswer, type PushServices } from '../operations/inbound-git.js';
 import { rateLimitHeaders } from '../ratelimit/headers.js';
@@ -36,17 +36,11 @@ export function gitRoutes(app: FastifyInstance, services: { context: OperationCo
   // A deploy hook's secret is its URL: a wrong one is a failed authentication of the address.
   app.post('/api/hooks/:secret', async (request, reply) => {
     const { secret } = request.params as { secret: string };
-    const allowed = await failures.check(request.clientAddress);
-    if (!allowed.allowed) {
-      void reply.headers(rateLimitHeaders(allowed, authFailuresName));
-      throw failures.refusal(allowed);
-    }
-    try {
-      return answer(request, reply, await receiveDeployHook(context, secret));
-    } catch (error) {
-      if (error instanceof ServiceError && error.code === 'not_found') await failures.record(request.clientAddress);
-      throw error;
-    }
+    const received = await failures.attempt(request.clientAddress, () => receiveDeployHook(context, secret), {
+      counts: failureOf('not_found'),
+      refused: (decision) => void reply.headers(rateLimitHeaders(decision, authFailuresName)),
+    });
+    return answer(request, reply, received);
   });
 }
 

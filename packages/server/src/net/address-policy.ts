@@ -43,6 +43,20 @@ export function refusedAddressReason(address: string): string | null {
   return null;
 }
 
+/**
+ * Why a host whose name resolved to `addresses` may not be reached: the first refused
+ * address, as `host resolves to ADDRESS, why` (just `ADDRESS, why` when the host is that
+ * address), or null when every address may be reached. The one check of every resolution
+ * the service makes for webhooks, repositories, captcha providers and builds' installs.
+ */
+export function refusedResolution(host: string, addresses: readonly string[]): string | null {
+  for (const address of addresses) {
+    const reason = refusedAddressReason(address);
+    if (reason !== null) return `${host === address ? '' : `${host} resolves to `}${address}, ${reason}`;
+  }
+  return null;
+}
+
 /** The URL's host when it is an IP literal (brackets removed), else null. */
 export function ipLiteralHost(url: URL): string | null {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

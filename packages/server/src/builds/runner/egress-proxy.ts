@@ -7,7 +7,7 @@ import { createServer, isIP, type LookupFunction, type Server as NetServer, type
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestError, Server as ProxyServer, type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult } from 'proxy-chain';
-import { refusedAddressReason } from '../../net/address-policy.js';
+import { refusedResolution } from '../../net/address-policy.js';
 import type { LookupAll } from './pinned-addresses.js';
 
 /** A connection of a build's install step that moves no byte this long is closed. */
@@ -99,14 +99,11 @@ export class EgressProxy {
       throw new RequestError(`could not resolve ${host}: ${(error as Error).message}`, 502);
     }
     if (addresses.length === 0) throw new RequestError(`${host} has no address`, 502);
-    if (!this.allowPrivateTargets) {
-      for (const address of addresses) {
-        const reason = refusedAddressReason(address);
-        if (reason === null) continue;
-        const refusal = `${shown} refused: ${host === address ? '' : `${host} resolves to `}${address}, ${reason}`;
-        state.write(`Install network: ${refusal} (the address policy; --allow-private-targets allows it)\n`);
-        throw new RequestError(refusal, 403);
-      }
+    const refused = this.allowPrivateTargets ? null : refusedResolution(host, addresses);
+    if (refused !== null) {
+      const refusal = `${shown} refused: ${refused}`;
+      state.write(`Install network: ${refusal} (the address policy; --allow-private-targets allows it)\n`);
+      throw new RequestError(refusal, 403);
     }
     return { dnsLookup: pinnedLookup(addresses) };
   }

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { refusedAddressReason } from '../../net/address-policy.js';
+import { refusedResolution } from '../../net/address-policy.js';
 import { BuildError } from './build-error.js';
 
 export type LookupAll = (hostname: string) => Promise<readonly { address: string }[]>;
@@ -27,12 +27,8 @@ export async function pinnedAddresses(url: URL, allowPrivateTargets: boolean, re
     }
     if (addresses.length === 0) throw new BuildError('fetch_failed', `${host} has no address`);
   }
-  if (!allowPrivateTargets) {
-    for (const address of addresses) {
-      const reason = refusedAddressReason(address);
-      if (reason !== null) throw new BuildError('fetch_failed', `refused: ${host} resolves to ${address}, ${reason}`);
-    }
-  }
+  const refused = allowPrivateTargets ? null : refusedResolution(host, addresses);
+  if (refused !== null) throw new BuildError('fetch_failed', `refused: ${refused}`);
   if (isIP(host) !== 0) return [];
   return [`${host}:${port}:${addresses.map((address) => (isIP(address) === 6 ? `[${address}]` : address)).join(',')}`];
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@svc/protocol';
-import { authFailuresName, type FailedAuthentications } from '../../auth/failed-authentications.js';
+import { authFailuresName, failureOf, type FailedAuthentications } from '../../auth/failed-authentications.js';
 import type { TokenAuthenticator } from '../../auth/token-authenticator.js';
 import type { TokenPrincipal } from '../../auth/principal.js';
 import { rateLimitHeaders } from '../../ratelimit/headers.js';
@@ -19,19 +19,14 @@ export const cliPolicyName = 'cli';
  */
 export function requestGuard(authenticator: TokenAuthenticator, rateLimiter: RateLimiter, policy: RateLimitPolicy, failures: FailedAuthentications) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const allowed = await failures.check(request.clientAddress);
-    if (!allowed.allowed) {
-      void reply.headers(rateLimitHeaders(allowed, authFailuresName));
-      throw failures.refusal(allowed);
-    }
-    let principal: TokenPrincipal;
-    try {
-      principal = { ...(await authenticator.authenticate(request.headers.authorization)), ip: request.clientAddress };
-    } catch (error) {
-      if (error instanceof ServiceError && error.code === 'unauthorized') await failures.record(request.clientAddress);
-      void reply.header('www-authenticate', 'Bearer realm="svc"');
-      throw error;
-    }
+    const authenticated = await failures.attempt(request.clientAddress, () => authenticator.authenticate(request.headers.authorization), {
+      counts: (error) => {
+        void reply.header('www-authenticate', 'Bearer realm="svc"');
+        return failureOf('unauthorized')(error);
+      },
+      refused: (decision) => void reply.headers(rateLimitHeaders(decision, authFailuresName)),
+    });
+    const principal: TokenPrincipal = { ...authenticated, ip: request.clientAddress };
     request.principal = principal;
     const decision = await rateLimiter.consume(policy, principal.tokenId, cliPolicyName);
     void reply.headers(rateLimitHeaders(decision, cliPolicyName));
