@@ -19,6 +19,11 @@ export interface MailServer {
   /** While refusing, every message is answered `451` (a temporary failure) and not kept. */
   refuse(refusing: boolean): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /**
+   * The first message from index `since` on that went to `recipient`, once it is here: how a
+   * test waits for its own email, whatever other emails of earlier steps arrive in between.
+   */
+  waitForMailTo(recipient: string, since?: number, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -55,26 +60,39 @@ export async function startMailServer(port = 0): Promise<MailServer> {
     const net = server.listen(port, '127.0.0.1', () => resolve(net));
   });
   const address = (listening.address() as AddressInfo).port;
+  const waitUntil = <T>(found: () => T | undefined, what: () => string, timeoutMs: number): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const value = found();
+        if (value === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(what()));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
   return {
     url: `smtp://127.0.0.1:${address}`,
     port: address,
     mails,
     refuse: (value) => void (refusing = value),
     waitFor: (count, timeoutMs = 15_000) =>
-      new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (mails.length < count) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(mails.slice(0, count));
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`expected ${count} emails, got ${mails.length}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
+      waitUntil(
+        () => (mails.length < count ? undefined : mails.slice(0, count)),
+        () => `expected ${count} emails, got ${mails.length}`,
+        timeoutMs,
+      ),
+    waitForMailTo: (recipient, since = 0, timeoutMs = 15_000) =>
+      waitUntil(
+        () => mails.slice(since).find((mail) => mail.to.includes(recipient)),
+        () => `no email to ${recipient} after the first ${since} (got ${mails.length})`,
+        timeoutMs,
+      ),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
