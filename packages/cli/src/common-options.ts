@@ -10,7 +10,7 @@ export type ProjectFlags = typeof projectFlags;
 
 export const yesFlag = { yes: { flag: '-y, --yes', description: 'never ask: use the flags and defaults' } } as const;
 
-/** The three environments of a project (docs/service-json.md). */
+/** The three environments of a project (docs/configuration.md). */
 export const environmentChoices = ['production', 'staging', 'development'] as const;
 
 /** A flag that names one environment, e.g. `--environment <env>` or `--to <env>`. */
