@@ -21,7 +21,7 @@ export const siteRulesLimits = {
  * `_redirects:LINE: why`, the one way every deploy (and `svc deploy --dry-run`) reports it.
  */
 export function siteRulesError(file: SiteRulesFile, line: number, why: string): ServiceError {
-  return new ServiceError('validation_failed', `${file}:${line}: ${why}`, { file, line, errors: { [file]: `line ${line}: ${why}` } });
+  return new ServiceError('validation_failed', `${file}:${line}: ${why}`, { errors: { [file]: `line ${line}: ${why}` } });
 }
 
 /** One line of a rules file: its number (from 1) and its text, without the line break. */
