@@ -135,6 +135,7 @@ function parseTarget(source: string, from: PathPattern, status: RedirectStatus):
 
 /** Text of a URL with every character that may not stand in a `location` header percent-encoded (UTF-8). */
 function asciiUrlText(text: string): string {
+  if (/^[\x21-\x7e]*$/.test(text)) return text;
   let out = '';
   for (const character of text) out += /^[\x21-\x7e]$/.test(character) ? character : encodeURIComponent(character);
   return out;
