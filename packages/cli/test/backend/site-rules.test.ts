@@ -222,8 +222,10 @@ describe.runIf(backend.available)(`site rules on ${backend.name}`, () => {
     for (const hostname of hidden) {
       for (const path of ['/', '/nowhere']) expect((await get(hostname, path)).headers['x-robots-tag'], `${hostname}${path}`).toBe('noindex');
       expect((await get(hostname, '/', 'POST')).headers['x-robots-tag'], hostname).toBe('noindex');
-      const robots = await get(hostname, '/robots.txt');
-      expect([robots.status, robots.headers['content-type'], robots.text, robots.headers['x-robots-tag']], hostname).toEqual([200, 'text/plain; charset=utf-8', 'User-agent: *\nDisallow: /\n', 'noindex']);
+      for (const path of ['/robots.txt', '/robots%2Etxt?x=1']) {
+        const robots = await get(hostname, path);
+        expect([robots.status, robots.headers['content-type'], robots.text, robots.headers['x-robots-tag']], `${hostname}${path}`).toEqual([200, 'text/plain; charset=utf-8', 'User-agent: *\nDisallow: /\n', 'noindex']);
+      }
     }
   });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentType } from 'mime-types';
 import parseRange from 'range-parser';
-import { cacheControl } from '../hosting/site-paths.js';
+import { cacheControl, sitePath } from '../hosting/site-paths.js';
 import { DeployManifests } from '../hosting/deploy-manifests.js';
 import { answerPath } from '../hosting/site-answer.js';
 import { HeldContents, readAll } from '../hosting/held-contents.js';
@@ -52,7 +52,7 @@ export function hostingPlugin(context: OperationContext) {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed');
       }
-      if (hidden && request.url.split('?')[0] === '/robots.txt') {
+      if (hidden && isRobotsTxt(request.url)) {
         return reply.code(200).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(disallowEverything);
       }
       if (target.deployId === null) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Nothing is deployed here yet.');
@@ -72,6 +72,13 @@ export function hostingPlugin(context: OperationContext) {
 
 /** What a site that is not production answers at `/robots.txt`, whatever its deploy holds. */
 const disallowEverything = 'User-agent: *\nDisallow: /\n';
+
+/** `/robots.txt`, however it is encoded (`/robots%2Etxt` names the same file). */
+function isRobotsTxt(url: string): boolean {
+  const query = url.indexOf('?');
+  const path = sitePath(query === -1 ? url : url.slice(0, query));
+  return path !== null && !path.directory && path.segments.length === 1 && path.segments[0] === 'robots.txt';
+}
 
 async function serveSite(
   caches: { manifests: DeployManifests; widgetTags: WidgetTags; contents: HeldContents },
