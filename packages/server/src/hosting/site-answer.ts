@@ -18,7 +18,7 @@ export type SiteAnswer =
  * with no file is a miss). With it, the headers `_headers` sets for the path (none for a
  * redirect). `search` is the query string without `?`.
  */
-export async function answerPath(deploy: HeldDeploy, urlPath: string, search: string): Promise<{ answer: SiteAnswer; headers: [string, string][] }> {
+export async function answerPath(deploy: HeldDeploy, urlPath: string, search: string): Promise<{ answer: SiteAnswer; headers: readonly (readonly [string, string])[] }> {
   const path = sitePath(urlPath);
   if (path === null) return { answer: await missing(deploy), headers: [] };
   const file = await firstFile(deploy, candidateFiles(path));

@@ -139,4 +139,11 @@ describe('compiled _headers', () => {
     ]);
     expect(headersOf(compile(''), '/x')).toEqual([]);
   });
+
+  it('answers the same for a path asked for again, however many other paths came between', () => {
+    const first = headersOf(rules, '/blog/post');
+    for (let index = 0; index < 2_500; index += 1) expect(headersOf(rules, `/blog/post-${index}`)).toEqual(first);
+    expect(headersOf(rules, '/other')).toEqual([['x-frame-options', 'DENY'], ['cache-control', 'public'], ['x-other', '1']]);
+    expect(headersOf(rules, '/blog/post')).toEqual(first);
+  });
 });

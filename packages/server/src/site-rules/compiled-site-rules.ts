@@ -1,4 +1,5 @@
 import { noSiteRules, type HeaderBlock, type RedirectRule, type RedirectTarget, type SiteRules } from '@svc/protocol/site-rules';
+import { setBounded } from '../lib/bounded-map.js';
 import { capturesOf, PatternTree } from './pattern-tree.js';
 
 /** What a rule of `_redirects` answers a request with. */
@@ -23,6 +24,7 @@ export class CompiledSiteRules {
   private readonly forcedRules: number[] = [];
   private readonly blocks: readonly HeaderBlock[];
   private readonly blockTree = new PatternTree();
+  private readonly heldHeaders = new Map<string, readonly (readonly [string, string])[]>();
 
   constructor(rules: SiteRules) {
     this.redirects = rules.redirects;
@@ -67,8 +69,13 @@ export class CompiledSiteRules {
    * The headers `_headers` sets for the path: every matching block in file order, the
    * values of one name joined with `, `. Empty when no block matches.
    */
-  headers(segments: readonly string[]): [name: string, value: string][] {
-    if (this.blocks.length === 0) return [];
+  headers(segments: readonly string[]): readonly (readonly [name: string, value: string])[] {
+    if (this.blocks.length === 0) return noHeaders;
+    // The same paths are asked for again and again: their merged headers are held (a bounded
+    // number of paths, so a crawl of made-up paths cannot grow it).
+    const key = segments.join('/');
+    const held = this.heldHeaders.get(key);
+    if (held !== undefined) return held;
     const merged = new Map<string, string>();
     for (const index of this.blockTree.all(segments)) {
       for (const [name, value] of this.blocks[index]!.headers) {
@@ -76,9 +83,15 @@ export class CompiledSiteRules {
         merged.set(name, before === undefined ? value : `${before}, ${value}`);
       }
     }
-    return [...merged];
+    const headers = [...merged];
+    setBounded(this.heldHeaders, key, headers, maxHeldPaths);
+    return headers;
   }
 }
+
+const noHeaders: readonly (readonly [string, string])[] = [];
+/** Paths whose merged headers are held, per deploy. */
+const maxHeldPaths = 1_000;
 
 /** TO with its placeholders filled in, each captured segment percent-encoded (a splat's `/` kept). */
 function fill(target: RedirectTarget, captures: Map<string, string | readonly string[]>): string {
