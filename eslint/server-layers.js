@@ -12,7 +12,7 @@ export const serverLayers = [
   ['builds', 'hosting'],
   ['pinpoints'],
   ['forms', 'delivery'],
-  ['auth', 'contents', 'deploys', 'health', 'observability', 'sites', 'webhooks'],
+  ['auth', 'contents', 'deploys', 'health', 'observability', 'site-rules', 'sites', 'webhooks'],
   ['ratelimit', 'secrets'],
   ['net'],
   ['store'],

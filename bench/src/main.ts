@@ -9,6 +9,7 @@ import { postgresProblem, repoRoot } from '@svc/testkit';
 import { benchBuildLoad, type BuildLoadFigures } from './build-load-bench.js';
 import { benchCaptcha, type CaptchaFigures } from './captcha-bench.js';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
+import { benchHostingRules, type HostingRulesFigures } from './hosting-rules-bench.js';
 import { benchGitPush, type GitPushFigures } from './git-push-bench.js';
 import { benchDeliveryPeer, type DeliveryPeerFigures } from './delivery-peer-bench.js';
 import { benchDeliveryCeiling, benchDeliveryLatency, benchDeliveryThroughput, type DeliveryCeilingFigures, type DeliveryLatencyFigures, type DeliveryThroughputFigures } from './delivery-bench.js';
@@ -170,6 +171,7 @@ if (sections.has('settings')) {
 }
 
 let hosting: HostingFigures[] = [];
+let hostingRules: HostingRulesFigures | null = null;
 if (sections.has('hosting')) {
   hosting = await benchHosting({ ...settings, nodeArgs: nodeArgsFor('hosting') });
   for (const figures of hosting) {
@@ -178,6 +180,15 @@ if (sections.has('hosting')) {
     );
   }
   await reportProfile('hosting');
+}
+if (sections.has('hosting') || sections.has('rules')) {
+  hostingRules = await benchHostingRules({ ...settings, nodeArgs: nodeArgsFor('hosting-rules') });
+  const [before, after] = hostingRules.without;
+  print(
+    `  hosting with ${hostingRules.redirectRules} redirect rules and ${hostingRules.headerBlocks} header blocks (${hostingRules.path}): ${Math.round(hostingRules.withRules.requestsPerSecond)} req/s p99 ${hostingRules.withRules.latencyMs.p99} ms; ` +
+      `the same site with none, before and after: ${Math.round(before.requestsPerSecond)} / ${Math.round(after.requestsPerSecond)} req/s: ${(hostingRules.share * 100).toFixed(0)} %  (statuses ${JSON.stringify(hostingRules.withRules.statusCodes)})`,
+  );
+  await reportProfile('hosting-rules');
 }
 
 const gitPush: GitPushFigures[] = [];
@@ -272,6 +283,15 @@ for (const figures of hosting) {
     met: '—',
   });
 }
+if (hostingRules) {
+  const [before, after] = hostingRules.without;
+  rows.push({
+    figure: `hosted page, SQLite, with ${hostingRules.redirectRules.toLocaleString('en-US')} redirect rules and ${hostingRules.headerBlocks} header blocks: share of the same site with none (A/B/A)`,
+    measured: `${(hostingRules.share * 100).toFixed(0)} % (${Math.round(hostingRules.withRules.requestsPerSecond)} / ${Math.round(before.requestsPerSecond)}, ${Math.round(after.requestsPerSecond)} req/s)`,
+    target: '≥ 90 %',
+    met: hostingRules.share >= 0.9 ? 'yes' : '**no**',
+  });
+}
 if (settingsPage) {
   rows.push({
     figure: `settings delivery log page, ${settingsPage.deliveries} deliveries: p50 / p99`,
@@ -291,7 +311,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, gitPush, buildLoad, captcha, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, hostingRules, gitPush, buildLoad, captcha, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

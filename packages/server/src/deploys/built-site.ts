@@ -2,10 +2,12 @@ import { createReadStream } from 'node:fs';
 import { ServiceError } from '@svc/protocol';
 import type { DeployFileEntry } from '@svc/protocol/api';
 import { hashFile, walkSite } from '@svc/protocol/site-files';
+import { siteEntriesReader } from '@svc/protocol/site-rules';
 import { addWorkspaceContent } from '../store/queries/contents.js';
 import type { Store } from '../store/store.js';
 import type { DeployLimits } from './deploy-limits.js';
 import { checkManifest, contentsToUpload } from './deploy-manifest.js';
+import { siteRulesProblem } from './deploy-rules.js';
 
 /** What storing a built site needs: the store, the deploy limits and a clock. */
 export interface BuiltSiteStorage {
@@ -27,6 +29,9 @@ export async function storeBuiltSite(context: BuiltSiteStorage, workspaceId: str
   if (!entries.some((entry) => entry.path === 'index.html')) {
     throw new ServiceError('validation_failed', 'the build\'s output has no index.html at its root, so the site would answer 404: check the framework in service.json');
   }
+  // Rules that do not parse fail the build's deploy before anything is stored (_redirects:LINE: why).
+  const problem = await siteRulesProblem(siteEntriesReader(entries));
+  if (problem !== null) throw problem;
   const absolute = new Map(entries.map((entry) => [entry.path, entry.absolute]));
   const files: DeployFileEntry[] = [];
   for (const entry of entries) files.push({ path: entry.path, ...(await hashFile(entry.absolute)) });

@@ -9,6 +9,10 @@ describe('the files a request path may name', () => {
     ['/blog/post.html', ['blog/post.html']],
     ['/assets/app.js', ['assets/app.js', 'assets/app.js.html', 'assets/app.js/index.html']],
     ['/caf%C3%A9', ['café', 'café.html', 'café/index.html']],
+    // The root's rules files are the deploy's rules, never served; elsewhere such names are files.
+    ['/_redirects', ['_redirects.html', '_redirects/index.html']],
+    ['/_headers', ['_headers.html', '_headers/index.html']],
+    ['/docs/_redirects', ['docs/_redirects', 'docs/_redirects.html', 'docs/_redirects/index.html']],
   ])('%s → %j', (path, files) => {
     expect(candidatePaths(path)).toEqual(files);
   });

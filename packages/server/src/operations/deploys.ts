@@ -1,8 +1,10 @@
 import { ServiceError } from '@svc/protocol';
 import type { DeployFileEntry, DeployInfo, EnvironmentName, ListDeploysResponse } from '@svc/protocol/api';
 import { checkManifest, contentsToUpload } from '../deploys/deploy-manifest.js';
-import { deployInfo, emitDeployEvent, eventDeploy, makeDeployLive, toDeployInfo } from '../deploys/deploy-steps.js';
+import { siteRulesProblem } from '../deploys/deploy-rules.js';
+import { deployInfo, emitDeployEvent, eventDeploy, failDeploy, makeDeployLive, toDeployInfo } from '../deploys/deploy-steps.js';
 import { newDeployId } from '../lib/ids.js';
+import { storedRulesReader } from '../site-rules/stored-rules.js';
 import {
   deployFileSizes,
   insertDeploy,
@@ -80,6 +82,13 @@ export async function finalizeDeploy(context: OperationContext, principal: Princ
   const files = await deployFileSizes(context.store.db, row.id);
   const missing = await contentsToUpload(context.store, workspace.id, files);
   if (missing.length > 0) throw new ServiceError('conflict', `${missing.length} of the deploy's files are not uploaded yet`, { missing: missing.slice(0, 100) });
+  // Rules that do not parse fail the deploy, naming the file and line; what was live stays live.
+  const problem = await siteRulesProblem(storedRulesReader(context.store.files, (path) => Promise.resolve(files.find((file) => file.path === path)?.sha256)));
+  if (problem !== null) {
+    await context.store.transaction(async (trx) => failDeploy(trx, context, await projectInScope(trx, principal, input.workspace, input.project), row, problem.message, context.now()));
+    context.store.signals.events.announce();
+    throw problem;
+  }
   const now = context.now();
   const result = await context.store.transaction(async (trx) => {
     const scope = await projectInScope(trx, principal, input.workspace, input.project);

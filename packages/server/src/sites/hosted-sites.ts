@@ -8,6 +8,8 @@ export interface HostedTarget {
   readonly environment: string;
   /** Null when the hostname is a project's but nothing is live there yet. */
   readonly deployId: string | null;
+  /** A deploy's own preview address (`{deploy id}.{preview domain}`), whatever its environment. */
+  readonly preview: boolean;
 }
 
 /**
@@ -32,10 +34,11 @@ export async function lookUpSite(db: Db, hostname: string, previewDomain: string
     const label = hostname.slice(0, -suffix.length);
     if (deployIdPattern.test(label)) {
       const deploy = await findDeployById(db, label);
-      return { projectId: deploy?.project_id ?? '', environment: deploy?.environment ?? 'production', deployId: deploy?.state === 'ready' ? deploy.id : null };
+      return { projectId: deploy?.project_id ?? '', environment: deploy?.environment ?? 'production', deployId: deploy?.state === 'ready' ? deploy.id : null, preview: true };
     }
   }
-  return (await hostedSite(db, hostname)) ?? null;
+  const site = await hostedSite(db, hostname);
+  return site === undefined ? null : { ...site, preview: false };
 }
 
 /** The hostname of a `Host` header, lower case, without port or final dot; null when malformed. */

@@ -46,7 +46,7 @@ describe('the hostnames held by hosting', () => {
     const { store: counted, lookups } = watchedStore();
     const sites = new SiteDirectory(counted, 'localhost');
     try {
-      expect(await sites.resolve('www.held.test')).toEqual({ projectId, environment: 'production', deployId: null });
+      expect(await sites.resolve('www.held.test')).toEqual({ projectId, environment: 'production', deployId: null, preview: false });
       expect(await sites.resolve('nowhere.test')).toBeNull();
       const afterFirst = lookups();
       expect(await sites.resolve('www.held.test')).toMatchObject({ environment: 'production' });

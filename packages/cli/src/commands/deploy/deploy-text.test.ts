@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookBeforeDns, skippedSummary, uploadNote } from './deploy-text.js';
+import { lookBeforeDns, rulesSummary, skippedSummary, uploadNote } from './deploy-text.js';
 
 describe('what svc deploy tells people', () => {
   it('says "the rest already stored" only when some contents were stored before', () => {
@@ -25,5 +25,11 @@ describe('what svc deploy tells people', () => {
       '(before DNS points www.client.test at the service: curl --resolve www.client.test:443:203.0.113.7 https://www.client.test/, or "203.0.113.7 www.client.test" in /etc/hosts)',
     );
     expect(await lookBeforeDns('http://www.client.test', 'http://svc.localhost:8787')).toContain('"127.0.0.1 www.client.test" in /etc/hosts');
+  });
+
+  it('says what the rules files hold, only for the files there are', () => {
+    expect(rulesSummary([{ path: 'index.html' }], { redirects: 0, headers: 0 })).toBeNull();
+    expect(rulesSummary([{ path: '_redirects' }], { redirects: 1, headers: 0 })).toBe('Rules: _redirects 1 rule (applied, never served as files).');
+    expect(rulesSummary([{ path: '_headers' }, { path: '_redirects' }], { redirects: 12, headers: 3 })).toBe('Rules: _redirects 12 rules, _headers 3 blocks (applied, never served as files).');
   });
 });

@@ -73,14 +73,31 @@ async function addressOf(hostname: string): Promise<string | null> {
 }
 
 /** What a dry run prints for people: the files with their sizes, then what is skipped and why. */
-export function dryRunText(input: { folder: string; environment: string | null; files: readonly { path: string; size: number }[]; skipped: readonly SkippedPath[] }): string {
+export function dryRunText(input: {
+  folder: string;
+  environment: string | null;
+  files: readonly { path: string; size: number }[];
+  skipped: readonly SkippedPath[];
+  rules?: { readonly redirects: number; readonly headers: number } | null;
+}): string {
   const total = input.files.reduce((sum, file) => sum + file.size, 0);
   const to = input.environment === null ? '' : ` to ${input.environment}`;
   const lines = [`Dry run: nothing uploaded, no deploy made.`, `Would deploy ${input.files.length} ${input.files.length === 1 ? 'file' : 'files'} (${formatSize(total)}) from ${input.folder}${to}:`];
   lines.push(...aligned(input.files.map((file) => [file.path, formatSize(file.size)])));
   if (input.skipped.length === 0) lines.push('Nothing skipped.');
   else lines.push(`Skipped ${input.skipped.length}:`, ...aligned(input.skipped.map((entry) => [entry.path, reasonText[entry.reason]])));
+  const rules = rulesSummary(input.files, input.rules ?? null);
+  if (rules !== null) lines.push(rules);
   return lines.join('\n');
+}
+
+/** What the deploy's rules files hold, once they parsed: "Rules: _redirects 12 rules, _headers 3 blocks (applied, never served as files)." */
+export function rulesSummary(files: readonly { path: string }[], counts: { readonly redirects: number; readonly headers: number } | null): string | null {
+  if (counts === null) return null;
+  const parts: string[] = [];
+  if (files.some((file) => file.path === '_redirects')) parts.push(`_redirects ${counts.redirects} ${counts.redirects === 1 ? 'rule' : 'rules'}`);
+  if (files.some((file) => file.path === '_headers')) parts.push(`_headers ${counts.headers} ${counts.headers === 1 ? 'block' : 'blocks'}`);
+  return parts.length === 0 ? null : `Rules: ${parts.join(', ')} (applied, never served as files).`;
 }
 
 function aligned(rows: readonly (readonly [string, string])[]): string[] {

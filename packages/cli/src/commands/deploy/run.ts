@@ -5,6 +5,7 @@ import { validate, type ServiceConfig } from '@svc/config';
 import { cliPaths, ServiceError } from '@svc/protocol';
 import { DeployResponse, StartDeployResponse, UploadDeployFileResponse, type EnvironmentName } from '@svc/protocol/api';
 import { walkSite, type SiteEntry, type SkippedPath } from '@svc/protocol/site-files';
+import { readSiteRules, siteEntriesReader } from '@svc/protocol/site-rules';
 import type { ContextOf } from '../../command.js';
 import { connect } from '../../credentials/connect.js';
 import { ProgressLine } from '../../export/progress-line.js';
@@ -80,8 +81,11 @@ async function dryRun(context: ContextOf<typeof deployCommand>, config: ServiceC
   const environment = chooseEnvironment(options.environment, config, await detectBranch(io.cwd));
   if (options.build) await runBuild(io);
   const site = await readSite(context, config);
+  // The rules files parsed by the server's own parser: a bad line is reported here, before any upload (`_redirects:LINE: why`).
+  const rules = await readSiteRules(siteEntriesReader(site.files));
   const files = site.files.map(({ path, size }) => ({ path, size }));
-  out.result({ ok: true, dryRun: true, files, skipped: site.skipped }, () => dryRunText({ folder: site.shown, environment, files, skipped: site.skipped }));
+  const counts = { redirects: rules.redirects.length, headers: rules.headers.length };
+  out.result({ ok: true, dryRun: true, files, skipped: site.skipped }, () => dryRunText({ folder: site.shown, environment, files, skipped: site.skipped, rules: counts }));
   return 0;
 }
 
