@@ -24,7 +24,7 @@ const rulesHost = 'www.rules.bench.test';
 
 /**
  * Hosting with 2,000 redirect rules and 100 header blocks against the same site with none
- * (DESIGN §18, docs/hosting.md#redirects-and-headers): two projects on one `svc serve`
+ * (docs/hosting.md#redirects-and-headers): two projects on one `svc serve`
  * (SQLite), the same files, loaded A/B/A in one run. The page asked for is a file, so every
  * request looks for a `!` rule and collects the matching header blocks (several match),
  * which is what every hosted request pays once a site has rules.
