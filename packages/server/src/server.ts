@@ -26,7 +26,7 @@ import { EmailLinkLimit } from './auth/email-link-limit.js';
 import { createCliApi } from './http/cli-api/index.js';
 import { gitRoutes } from './http/git-routes.js';
 import { pushBodyLimits } from './operations/inbound-git.js';
-import { SpoolBudget } from './lib/spooled-body.js';
+import { ByteBudget } from './lib/byte-budget.js';
 import { prepareSpool } from './store/files/spool.js';
 import { BuildWorker } from './builds/build-worker.js';
 import { FailedAuthentications } from './auth/failed-authentications.js';
@@ -158,7 +158,7 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
-      const pushSpool = { directory: join(options.dataDir, '.inbound'), ...pushBodyLimits, budget: new SpoolBudget(pushBodyLimits.spoolBudgetBytes) };
+      const pushSpool = { directory: join(options.dataDir, '.inbound'), ...pushBodyLimits, budget: new ByteBudget(pushBodyLimits.spoolBudgetBytes) };
       await prepareSpool(pushSpool.directory);
       const cliApi = createCliApi({ context, rateLimiter, policy: options.cliRateLimit, failures });
       const settings = await createSettingsArea({ context, failures, emailLinks: new EmailLinkLimit(rateLimiter) });

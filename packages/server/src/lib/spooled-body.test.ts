@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSpooledBody, SpoolBudget, SpooledBodyTooLarge, SpoolFull } from './spooled-body.js';
+import { ByteBudget } from './byte-budget.js';
+import { readSpooledBody, SpooledBodyTooLarge, SpoolFull } from './spooled-body.js';
 
 const chunks = (...parts: string[]): AsyncIterable<Uint8Array> => Readable.from(parts.map((part) => Buffer.from(part)));
 
@@ -14,7 +15,7 @@ describe('readSpooledBody', () => {
   });
   afterEach(() => rm(directory, { recursive: true, force: true }));
 
-  const options = (budget = new SpoolBudget(1_000)) => ({ directory, memoryBytes: 8, limitBytes: 100, budget });
+  const options = (budget = new ByteBudget(1_000)) => ({ directory, memoryBytes: 8, limitBytes: 100, budget });
 
   it('holds a small body in memory and shows every chunk to the observer', async () => {
     const seen: string[] = [];
@@ -26,7 +27,7 @@ describe('readSpooledBody', () => {
   });
 
   it('spools a body past its memory share to a file, counted in the budget until released', async () => {
-    const budget = new SpoolBudget(1_000);
+    const budget = new ByteBudget(1_000);
     const body = await readSpooledBody(chunks('abcdef', 'ghijkl', 'mn'), options(budget), () => undefined);
     expect(body.size).toBe(14);
     expect(await readdir(directory)).toHaveLength(1);
@@ -39,7 +40,7 @@ describe('readSpooledBody', () => {
   });
 
   it('stops past the limit and past the budget, leaving nothing behind', async () => {
-    const budget = new SpoolBudget(20);
+    const budget = new ByteBudget(20);
     await expect(readSpooledBody(chunks('x'.repeat(60), 'y'.repeat(60)), options(), () => undefined)).rejects.toBeInstanceOf(SpooledBodyTooLarge);
     await expect(readSpooledBody(chunks('x'.repeat(15), 'y'.repeat(15)), options(budget), () => undefined)).rejects.toBeInstanceOf(SpoolFull);
     expect(await readdir(directory)).toEqual([]);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ByteBudget } from './byte-budget.js';
 
 /**
  * A request body read to its end with bounded memory: its first `memoryBytes` are held, the
@@ -30,35 +31,12 @@ export class SpoolFull extends Error {
   }
 }
 
-/**
- * The bytes all spooled bodies of a process may hold on disk at once, so that many large
- * bodies arriving together cannot fill the disk: each body takes its bytes as it spools them
- * and gives them back when released.
- */
-export class SpoolBudget {
-  private used = 0;
-  constructor(readonly maxBytes: number) {}
-
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.maxBytes) return false;
-    this.used += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
-  }
-
-  get inUse(): number {
-    return this.used;
-  }
-}
-
 export interface SpoolOptions {
   readonly directory: string;
   readonly memoryBytes: number;
   readonly limitBytes: number;
-  readonly budget: SpoolBudget;
+  /** The bytes all spooled bodies of the process may hold on disk at once. */
+  readonly budget: ByteBudget;
 }
 
 export async function readSpooledBody(content: AsyncIterable<Uint8Array>, options: SpoolOptions, observe: (chunk: Uint8Array) => void): Promise<SpooledBody> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { ByteBudget } from '../../lib/byte-budget.js';
 import type { Database } from '../schema.js';
 import type { ByteRange, StagedFile, StoredContent } from './file-store.js';
 
@@ -20,23 +21,9 @@ export interface HeldFile {
 export const heldBytesInAll = 32 * 1024 * 1024;
 
 /** The memory budget of held files, shared by every request of a file store. */
-export class HeldBytes {
-  private used = 0;
-
-  constructor(private readonly max: number = heldBytesInAll) {}
-
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.max) return false;
-    this.used += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
-  }
-
-  get inUse(): number {
-    return this.used;
+export class HeldBytes extends ByteBudget {
+  constructor(max: number = heldBytesInAll) {
+    super(max);
   }
 }
 
