@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ServiceError } from '@svc/protocol';
 import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protocol/api';
 import { hashToken } from '../auth/token-secrets.js';
+import { generatePushSecret, pushSecretContext, repoTokenContext } from '../builds/git-secrets.js';
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
 import { newId } from '../ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
@@ -13,8 +14,7 @@ import type { ProjectInput } from './project-config.js';
 import { projectInScope } from './scope.js';
 
 /** The additional authenticated data the project's push secret and repository token are sealed with. */
-export const pushSecretContext = (projectId: string): string => `git-push-secret:${projectId}`;
-export const repoTokenContext = (projectId: string): string => `git-repo-token:${projectId}`;
+export { pushSecretContext, repoTokenContext } from '../builds/git-secrets.js';
 
 export function repoUrlPolicy(context: OperationContext): RepoUrlPolicy {
   return { allowLocalRepos: context.options.builds.allowLocalRepos, allowPrivateTargets: context.options.allowPrivateTargets };
@@ -37,7 +37,7 @@ export async function connectGit(
   if (unreachable !== null) throw new ServiceError('validation_failed', `the repository cannot be reached: ${unreachable}`, { errors: { repo: unreachable } });
   const now = context.now();
   const id = newId('git', now);
-  const pushSecret = `ghsec_${randomBytes(32).toString('base64url')}`;
+  const pushSecret = generatePushSecret();
   await context.store.transaction(async (trx) => {
     await upsertGitConnection(trx, {
       project_id: project.id,

@@ -6,6 +6,7 @@ import { sqliteCapabilities } from '../capabilities.js';
 import { classifySqliteFailure, sqliteDependencyFailure } from './failures.js';
 import { assertSameFile, fileIdentity } from './file-identity.js';
 import { connectionPragmas } from './pragmas.js';
+import { sqliteCatalog } from './sqlite-catalog.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { inProcessSignal } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
@@ -39,7 +40,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   const identity = fileIdentity(file);
   try {
     for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
-    await migrate(database);
+    await migrate(database, options.migrateUpTo);
   } catch (error) {
     database.close();
     throw error;
@@ -53,10 +54,22 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
 
+  const held = new Set<number>();
   return {
     db,
     capabilities: sqliteCapabilities,
     files,
+    catalog: sqliteCatalog(db),
+    // One process serves the data dir (docs/server.md): a lock of this process is everyone's.
+    exclusive: async (key, work) => {
+      if (held.has(key)) return null;
+      held.add(key);
+      try {
+        return { value: await work() };
+      } finally {
+        held.delete(key);
+      }
+    },
     classifyFailure: classifySqliteFailure,
     dependencyFailure: (error) => sqliteDependencyFailure(error, options.dataDir),
     health: {
@@ -119,14 +132,14 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   };
 }
 
-async function migrate(database: SqliteDatabase.Database): Promise<void> {
+async function migrate(database: SqliteDatabase.Database, upTo = Infinity): Promise<void> {
   const migrations = await loadMigrations('sqlite');
   database.exec(`CREATE TABLE IF NOT EXISTS ${ledgerTable} (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const apply = database.transaction(() => {
     const applied = database.prepare(`SELECT version, name, checksum FROM ${ledgerTable} ORDER BY version`).all() as AppliedMigration[];
     const record = database.prepare(`INSERT INTO ${ledgerTable} (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`);
-    for (const migration of pendingMigrations(migrations, applied)) {
+    for (const migration of pendingMigrations(migrations, applied).filter((pending) => pending.version <= upTo)) {
       database.exec(migration.sql);
       record.run(migration.version, migration.name, migration.checksum, Date.now());
     }
