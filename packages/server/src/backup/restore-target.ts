@@ -40,10 +40,8 @@ async function hasStoredFiles(directory: string): Promise<boolean> {
   const entries = await opendir(directory).catch(() => null);
   if (!entries) return false;
   for await (const entry of entries) {
-    if (entry.name !== '.staging') {
-      await entries.close().catch(() => undefined);
-      return true;
-    }
+    // Leaving the loop closes the directory.
+    if (entry.name !== '.staging') return true;
   }
   return false;
 }

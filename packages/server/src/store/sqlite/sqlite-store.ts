@@ -38,9 +38,10 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await (await open(file, 'a', 0o600)).close();
   const database = new SqliteDatabase(file);
   const identity = fileIdentity(file);
+  let complete: boolean;
   try {
     for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
-    await migrate(database, options.migrateUpTo);
+    complete = await migrate(database, options.migrateUpTo);
   } catch (error) {
     database.close();
     throw error;
@@ -48,8 +49,9 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
 
   const lock = new WriteLock();
   const db: Db = new Kysely<Database>({ dialect: new LockedSqliteDialect(database, lock) });
-  // Started after the migrations, which it relies on.
-  const submissions = new SubmissionThread(file, { busyTimeoutMs });
+  // Started after the migrations, which it relies on: a store opened at an older level (for a
+  // restore, options.migrateUpTo) takes no submissions and has none.
+  const submissions = complete ? new SubmissionThread(file, { busyTimeoutMs }) : null;
   const files = new DiskFileStore(options.dataDir, db);
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
@@ -75,7 +77,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
     health: {
       database: async () => {
         await sql`select 1`.execute(db);
-        return submissions.problem;
+        return submissions?.problem ?? null;
       },
       storage: (write) => checkStorage(storage, write),
     },
@@ -108,6 +110,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
       const folded = fold(items);
       const release = await lock.acquire();
       try {
+        if (!submissions) throw new Error('this store was opened at an older migration level and takes no submissions');
         return assembleOutcomes(items, folded, await submissions.commit(folded.writers.map((index) => items[index]!), batch));
       } finally {
         release();
@@ -126,13 +129,14 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
       await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
     close: async () => {
-      await submissions.close();
+      await submissions?.close();
       await db.destroy();
     },
   };
 }
 
-async function migrate(database: SqliteDatabase.Database, upTo = Infinity): Promise<void> {
+/** Applies pending migrations up to `upTo`; true when every migration this svc ships is applied. */
+async function migrate(database: SqliteDatabase.Database, upTo = Infinity): Promise<boolean> {
   const migrations = await loadMigrations('sqlite');
   database.exec(`CREATE TABLE IF NOT EXISTS ${ledgerTable} (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
@@ -145,4 +149,5 @@ async function migrate(database: SqliteDatabase.Database, upTo = Infinity): Prom
     }
   });
   apply.immediate();
+  return upTo >= (migrations.at(-1)?.version ?? 0);
 }
