@@ -55,7 +55,7 @@ export async function benchBackup(settings: LoadSettings, backendName: BackendNa
       const source = backend.databaseUrl ? ['--database-url', backend.databaseUrl] : ['--data-dir', backend.dataDir];
       const started = performance.now();
       let finished: number | null = null;
-      const backup = runSvc(['backup', ...source, '--out', archive, '--json'], { env }).then((result) => {
+      const backup = runSvc(['backup', ...source, '--out', archive, '--json'], { env, timeoutMs: 1_800_000 }).then((result) => {
         finished = performance.now();
         if (result.code !== 0) throw new Error(`svc backup failed: ${result.stdout}${result.stderr}`);
       });
@@ -68,7 +68,7 @@ export async function benchBackup(settings: LoadSettings, backendName: BackendNa
       target = await createBackend(backendName, 'svcbenchrestore');
       const into = target.databaseUrl ? ['--database-url', target.databaseUrl] : ['--data-dir', target.dataDir];
       const restoreStarted = performance.now();
-      const restored = await runSvc(['restore', archive, ...into, '--json'], { env });
+      const restored = await runSvc(['restore', archive, ...into, '--json'], { env, timeoutMs: 1_800_000 });
       if (restored.code !== 0) throw new Error(`svc restore failed: ${restored.stdout}${restored.stderr}`);
       const restoreSeconds = (performance.now() - restoreStarted) / 1000;
       return { backend: backendName, submissions, fileBytes: fileMiB * 1024 * 1024, files, backupSeconds, archiveBytes, alone, duringBackup, overlapped, restoreSeconds, fillSeconds };
