@@ -239,7 +239,7 @@ describe.runIf(backend.available && otherProblem === null)(`moving a store from 
     expect(asWorkspace.code, asWorkspace.stderr).toBe(0);
 
     receiver.respond(() => ({ status: 200, body: 'thanks' }));
-    await receiver.waitFor(pendingDeliveries.length, (delivery) => pendingDeliveries.includes(delivery.deliveryId), 60_000).catch(async () => {
+    await receiver.waitFor(pendingDeliveries.length, (delivery) => pendingDeliveries.includes(delivery.deliveryId), 60_000).catch(() => {
       const seen = new Set(receiver.requests.map((delivery) => delivery.deliveryId));
       throw new Error(`not delivered after the restore: ${pendingDeliveries.filter((id) => !seen.has(id)).join(', ')}`);
     });

@@ -67,7 +67,7 @@ async function sha256Of(path: string): Promise<string> {
 async function members(path: string): Promise<{ name: string; content: Buffer }[]> {
   const extract = tar.extract();
   const found: { name: string; content: Buffer }[] = [];
-  Readable.from([await readFile(path)]).pipe(extract as unknown as NodeJS.WritableStream);
+  Readable.from([await readFile(path)]).pipe(extract);
   for await (const entry of extract) {
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
