@@ -84,6 +84,7 @@ export async function writeBackup(options: BackupOptions): Promise<BackupResult>
       checksums[tableMember(table.name)] = sha256;
       tables[table.name] = rows;
     }
+    if (tables[ledger] === undefined) throw new Error('the migrations ledger is not among the tables');
     const files = await addFiles(snapshot, archive, checksums, options.onProgress, options.signal);
     const manifest: Manifest = { format: archiveFormat, migration, createdAt, tables, checksums, keyFingerprint };
     const text = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
@@ -92,8 +93,6 @@ export async function writeBackup(options: BackupOptions): Promise<BackupResult>
     await syncFile(partial);
     await rename(partial, options.out);
     await syncFile(dirname(options.out));
-    const ledgerRows = tables[ledger];
-    if (ledgerRows === undefined) throw new Error('the migrations ledger was not backed up');
     return {
       out: options.out,
       format: archiveFormat,
