@@ -15,10 +15,12 @@ import {
   postJson,
   request,
   requestAsHost,
+  runSvcOnTerminal,
   selectBackend,
   startCliTestServer,
   startReceiver,
   startSvc,
+  terminalAvailable,
   type Backend,
   type BackendName,
   type CliResult,
@@ -202,6 +204,8 @@ describe.runIf(backend.available && otherProblem === null)(`moving a store from 
     posting = false;
     await loop;
     expect(result.code, result.stderr).toBe(0);
+    // No terminal: no progress, and stdout is the one JSON document.
+    expect(result.stderr).toBe('');
     const made = result.json<{ ok: true; backup: { out: string; tables: Record<string, number>; files: number; keyFingerprint: string } }>();
     expect(made.backup).toMatchObject({ out: archive, files: 2 + Object.keys(site).length });
     expect(made.backup.tables['submissions']).toBeGreaterThanOrEqual(4 + posted.filter((post) => post.ackedAt < backupStartedAt).length);
@@ -266,6 +270,20 @@ describe.runIf(backend.available && otherProblem === null)(`moving a store from 
     expect(await siteAnswers(server.url)).toEqual(siteBefore);
     expect(await records(svcAt(server), server.url, directory)).toEqual(now);
     await rm(again, { force: true });
+  });
+
+  it.runIf(terminalAvailable)('shows its progress on a terminal, on stderr, and clears it', { timeout: 60_000 }, async () => {
+    const target = backends.at(-1)!;
+    const path = `${archive}.terminal`;
+    const shown = await runSvcOnTerminal(['backup', ...sourceFlags(target), '--out', path], { cwd: directory, env: { SVC_ENCRYPTION_KEY: key }, answers: [] });
+    expect(shown.code, shown.screen).toBe(0);
+    const rewrite = '\r\u001b[2K';
+    expect(shown.raw).toContain(`${rewrite}tables/submissions: `);
+    expect(shown.raw).toContain(`${rewrite}files: `);
+    expect(shown.screen).toMatch(/Wrote .*svc-move-.*\.tar\.terminal/);
+    // The progress line is cleared before the result is printed.
+    expect(shown.raw).toContain(`${rewrite}Wrote `);
+    await rm(path, { force: true });
   });
 
   it('refuses a truncated archive, a store that is not empty and a missing target, writing nothing', { timeout: 60_000 }, async () => {
