@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ServiceError } from '@svc/protocol';
 import { openSnapshot } from '../store/open-snapshot.js';
+import { sqliteFileName } from '../store/sqlite/sqlite-store.js';
 import { readEncryptionCanary } from '../store/queries/encryption-canary.js';
 import { appliedMigrations, readTableRows } from '../store/queries/table-rows.js';
 import type { StoreSnapshot } from '../store/snapshot.js';
@@ -61,6 +62,9 @@ export async function writeBackup(options: BackupOptions): Promise<BackupResult>
   const started = performance.now();
   const now = options.now ?? Date.now;
   const key = await findEncryptionKey(options.encryptionKey, options.databaseUrl ? undefined : options.dataDir);
+  if (!options.databaseUrl && !(await stat(join(options.dataDir, sqliteFileName)).catch(() => null))) {
+    throw new ServiceError('file_not_found', `no store in ${options.dataDir} (it has no ${sqliteFileName}): give the data dir svc serve uses (--data-dir), or --database-url`);
+  }
   const snapshot = await openSnapshot({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   const partial = join(dirname(options.out), `.${basename(options.out)}.${randomBytes(6).toString('hex')}.partial`);
   const spool = `${partial}.rows`;

@@ -346,7 +346,7 @@ describe.runIf(backend.available && otherProblem === null)(`backup archives from
   it('keeps the archive it replaces until the new one is whole', async () => {
     const path = join(work, 'replace.tar');
     await writeFile(path, 'an older archive');
-    await expect(writeBackup({ dataDir: join(work, 'no-store-here'), out: path })).rejects.toThrow();
+    await expect(writeBackup({ dataDir: join(work, 'no-store-here'), out: path })).rejects.toMatchObject({ code: 'file_not_found', message: expect.stringContaining('no store in') });
     expect(await readFile(path, 'utf8')).toBe('an older archive');
     await writeBackup({ dataDir: source.dataDir, databaseUrl: source.databaseUrl, out: path });
     expect(await sha256Of(path)).not.toBe(createHash('sha256').update('an older archive').digest('hex'));
