@@ -207,13 +207,22 @@ async function writeTable(trx: Db, table: TableInfo, content: AsyncIterable<Uint
       throw invalidArchive(`row ${rows + batch.length + 1} of table ${table.name}: ${(error as Error).message}`, error);
     }
     if (batch.length < perInsert) continue;
-    await insertTableRows(trx, table.name, columns, batch);
+    await insert(trx, table.name, columns, batch, rows);
     rows += batch.length;
     batch = [];
     progress(rows);
   }
-  await insertTableRows(trx, table.name, columns, batch);
+  await insert(trx, table.name, columns, batch, rows);
   rows += batch.length;
   progress(rows);
   return rows;
+}
+
+/** One batch of rows; a row the store refuses (a key it breaks) makes the archive one it cannot restore. */
+async function insert(trx: Db, table: string, columns: readonly string[], batch: readonly unknown[][], before: number): Promise<void> {
+  try {
+    await insertTableRows(trx, table, columns, batch);
+  } catch (error) {
+    throw invalidArchive(`rows ${before + 1} to ${before + batch.length} of table ${table} cannot be written (${(error as Error).message})`, error);
+  }
 }

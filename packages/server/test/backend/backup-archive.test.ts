@@ -365,4 +365,23 @@ describe.runIf(backend.available && otherProblem === null)(`backup archives from
       await pgStore.close();
     }
   });
+
+  it('leaves a store whose restore failed part-way empty, so the restore can be run again', async () => {
+    const found = await members(archive);
+    const manifest = JSON.parse(found.at(-1)!.content.toString('utf8')) as { checksums: Record<string, string> };
+    // A webhook of a project the archive does not have: the checksums agree, the foreign key does not.
+    const broken = found.slice(0, -1).map((member) =>
+      member.name === 'tables/webhooks.ndjson' ? { name: member.name, content: Buffer.from(member.content.toString('utf8').replace(/"project_id":"[^"]+"/, '"project_id":"prj_gone"')) } : member,
+    );
+    for (const member of broken) manifest.checksums[member.name] = createHash('sha256').update(member.content).digest('hex');
+    const path = join(work, 'broken-key.tar');
+    await writeArchive(path, [...broken, { name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest)) }]);
+    const target = await fresh(other);
+    await expect(restoreBackup({ archive: path, dataDir: target.dataDir, databaseUrl: target.databaseUrl, differentKey: false, encryptionKey: parseEncryptionKey(key) })).rejects.toMatchObject({
+      code: 'archive_invalid',
+      message: expect.stringContaining('of table webhooks cannot be written'),
+    });
+    await restoreBackup({ archive, dataDir: target.dataDir, databaseUrl: target.databaseUrl, differentKey: false, encryptionKey: parseEncryptionKey(key) });
+    expect(await contents(target)).toEqual(await contents(source));
+  });
 });
