@@ -65,11 +65,12 @@ export default tseslint.config(
     },
   },
   {
-    // Only `svc serve` loads the server (docs/architecture.md): every other command starts
-    // with the CLI, @svc/protocol and @svc/config alone. The serve command's own folder is
-    // reached only when the command line names it (commands/serve/outline.ts).
+    // Only `svc serve`, `svc backup` and `svc restore` load the server (docs/architecture.md):
+    // every other command starts with the CLI, @svc/protocol and @svc/config alone. The serve
+    // command's own folder is reached only when the command line names it
+    // (commands/serve/outline.ts); backup's handlers import @svc/server/backup when they run.
     files: ['packages/cli/src/**/*.ts'],
-    ignores: ['packages/cli/src/commands/serve/commands.ts', 'packages/cli/src/commands/serve/run.ts', '**/*.test.ts'],
+    ignores: ['packages/cli/src/commands/serve/commands.ts', 'packages/cli/src/commands/serve/run.ts', 'packages/cli/src/commands/backup/run.ts', '**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -8,7 +8,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 export const serverLayers = [
   ['settings'],
   ['http'],
-  ['operations'],
+  ['operations', 'backup'],
   ['builds', 'hosting'],
   ['pinpoints'],
   ['forms', 'delivery'],

@@ -6,6 +6,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProblem, repoRoot } from '@svc/testkit';
+import { benchBackup, type BackupFigures } from './backup-bench.js';
 import { benchBuildLoad, type BuildLoadFigures } from './build-load-bench.js';
 import { benchCaptcha, type CaptchaFigures } from './captcha-bench.js';
 import { benchHosting, type HostingFigures } from './hosting-bench.js';
@@ -27,12 +28,14 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
-    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git,build,captcha' },
+    only: { type: 'string', default: 'ceiling,sqlite,postgres,delivery,peer,plans,validate,settings,hosting,git,build,captcha,backup' },
     shapes: { type: 'string', default: 'json,multipart' },
     events: { type: 'string' },
     samples: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'no-save': { type: 'boolean', default: false },
+    'backup-submissions': { type: 'string' },
+    'backup-files-mib': { type: 'string' },
   },
 });
 
@@ -213,6 +216,28 @@ if (sections.has('build')) {
   await reportProfile('build');
 }
 
+const backups: BackupFigures[] = [];
+if (sections.has('backup')) {
+  const submissions = Number(flags['backup-submissions'] ?? (flags.quick ? 10_000 : 100_000));
+  const fileMiB = Number(flags['backup-files-mib'] ?? (flags.quick ? 64 : 1_024));
+  const backupPostgres = postgresSkip === null || postgresSkip === 'not selected' ? await postgresProblem() : postgresSkip;
+  for (const name of ['sqlite', 'postgres'] as const) {
+    if (name === 'postgres' && backupPostgres !== null) {
+      print(`backup on PostgreSQL skipped: ${backupPostgres}`);
+      continue;
+    }
+    const figures = await benchBackup({ ...settings, nodeArgs: nodeArgsFor(`backup-${name}`) }, name, submissions, fileMiB);
+    backups.push(figures);
+    const { alone, duringBackup } = figures;
+    print(
+      `  backup, ${name}: ${figures.submissions} submissions and ${mb(figures.fileBytes)} of files (${figures.files} contents): svc backup ${figures.backupSeconds.toFixed(1)} s (archive ${mb(figures.archiveBytes)}), svc restore ${figures.restoreSeconds.toFixed(1)} s; ` +
+        `form endpoint JSON alone ${Math.round(alone.requestsPerSecond)} req/s p99 ${alone.latencyMs.p99} ms, during the backup ${Math.round(duringBackup.requestsPerSecond)} req/s p99 ${duringBackup.latencyMs.p99} ms` +
+        `${figures.overlapped ? ' (the backup outlasted the load)' : ' (THE BACKUP ENDED BEFORE THE LOAD DID)'}; filled in ${figures.fillSeconds.toFixed(0)} s`,
+    );
+    await reportProfile(`backup-${name}`);
+  }
+}
+
 let captcha: CaptchaFigures | null = null;
 if (sections.has('captcha')) {
   captcha = await benchCaptcha({ ...settings, nodeArgs: nodeArgsFor('captcha') }, flags.quick ? 50 : 200);
@@ -235,6 +260,20 @@ if (buildLoad) {
     measured: `${alone.latencyMs.p99} / ${duringBuild.latencyMs.p99} / ${aloneAfter.latencyMs.p99} ms (${Math.round(alone.requestsPerSecond)} / ${Math.round(duringBuild.requestsPerSecond)} / ${Math.round(aloneAfter.requestsPerSecond)} req/s)`,
     target: 'p99 ≤ 25 ms, as alone',
     met: duringBuild.latencyMs.p99 <= 25 && build.overlapped ? 'yes' : '**no**',
+  });
+}
+for (const figures of backups) {
+  rows.push({
+    figure: `svc backup of ${figures.submissions} submissions and ${mb(figures.fileBytes)} of files, ${figures.backend}, under load: time / archive; svc restore of it`,
+    measured: `${figures.backupSeconds.toFixed(1)} s / ${mb(figures.archiveBytes)}; ${figures.restoreSeconds.toFixed(1)} s`,
+    target: '—',
+    met: '—',
+  });
+  rows.push({
+    figure: `form endpoint, ${figures.backend}, JSON: p99 alone / while svc backup runs`,
+    measured: `${figures.alone.latencyMs.p99} / ${figures.duringBackup.latencyMs.p99} ms (${Math.round(figures.alone.requestsPerSecond)} / ${Math.round(figures.duringBackup.requestsPerSecond)} req/s)${figures.overlapped ? '' : ', the backup ended first'}`,
+    target: '—',
+    met: '—',
   });
 }
 if (captcha) {
@@ -311,7 +350,7 @@ if (!flags['no-save']) {
   await mkdir(directory, { recursive: true });
   const quiet = isQuiet(machine);
   const file = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}${quiet ? '' : '-noisy'}${flags.quick ? '-quick' : ''}.json`);
-  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, hostingRules, gitPush, buildLoad, captcha, table: rows }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), quiet, machine, loadAverageAtEnd: loadAtEnd, settings: { ...settings, deliveryEvents, latencySamples, shapes, sections: [...sections] }, endpoint, latency, throughput, deliveryCeiling, plans, peer, validate, settingsPage, hosting, hostingRules, gitPush, buildLoad, captcha, backups, table: rows }, null, 2)}\n`);
   print(`\nwritten to ${file}`);
 }
 

@@ -49,6 +49,9 @@ export const errorCodes = {
   server_error: { status: 502, exit: 3, description: 'The server answered with an unexpected failure or an answer the CLI does not understand.' },
   build_failed: { status: 400, exit: 1, description: '`npm run build` (svc deploy --build) failed; its output is above, and nothing was deployed.' },
   index_missing: { status: 422, exit: 1, description: 'The folder to deploy has no index.html at its root, so its address would answer 404; pass --allow-no-index (svc deploy) if that is meant.' },
+  archive_invalid: { status: 422, exit: 1, description: 'svc restore: the backup archive is truncated, altered or not an svc backup (a checksum, the manifest or a member does not match); nothing was written.' },
+  archive_too_new: { status: 422, exit: 1, description: 'svc restore: the backup was made by a newer svc (a newer archive format or migration level); restore it with that version or a later one. Nothing was written.' },
+  key_mismatch: { status: 409, exit: 1, description: 'The backup\'s secrets are sealed with another encryption key than the one given: use the same SVC_ENCRYPTION_KEY (or encryption.key), or restore with --different-key and set those secrets again. Nothing was written.' },
   delivery_failed: { status: 502, exit: 1, description: 'The webhook receiver did not accept a test delivery (no 2xx answer in time); it is retried like any other.' },
 } as const satisfies Record<string, ErrorSpec>;
 

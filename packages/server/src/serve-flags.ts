@@ -85,6 +85,13 @@ function parseRetention(text: string): number {
   return ms;
 }
 
+/** A backup period: from a second (tests) to a year. */
+function parseBackupPeriod(text: string): number {
+  const ms = parseDuration(text);
+  if (ms < 1_000 || ms > 365 * 86_400_000) throw new Error('must be from 1s to 365d');
+  return ms;
+}
+
 function formIpMode(text: string): FormIpMode {
   const mode = formIpModes.find((candidate) => candidate === text);
   if (!mode) throw new Error(`must be one of ${formIpModes.join(', ')}`);
@@ -203,6 +210,9 @@ export const serveFlags: readonly ServeFlag[] = [
   },
   { flag: '--build-lease', value: '<duration>', env: 'SVC_BUILD_LEASE', defaultValue: '60s', hidden: true, description: 'a running build not renewed this long was left by a stopped server', apply: (text, draft) => void (draft.builds = { ...draft.builds, leaseMs: parseDuration(text) }) },
   { flag: '--build-poll-interval', value: '<duration>', env: 'SVC_BUILD_POLL_INTERVAL', defaultValue: '5s', hidden: true, description: 'safety-net poll of the build worker', apply: (text, draft) => void (draft.builds = { ...draft.builds, pollIntervalMs: parseDuration(text) }) },
+  { flag: '--backup-dir', value: '<dir>', env: 'SVC_BACKUP_DIR', description: 'take scheduled backups into this directory (svc backup archives, written atomically)', apply: (text, draft, { cwd }) => void (draft.backups = { ...draft.backups, directory: text === '' ? null : resolve(cwd, text) }) },
+  { flag: '--backup-every', value: '<duration>', env: 'SVC_BACKUP_EVERY', defaultValue: '24h', description: 'how often a scheduled backup is taken (with --backup-dir)', apply: (text, draft) => void (draft.backups = { ...draft.backups, everyMs: parseBackupPeriod(text) }) },
+  { flag: '--backup-keep', value: '<n>', env: 'SVC_BACKUP_KEEP', defaultValue: '7', description: 'scheduled backups kept; the oldest beyond this are removed', apply: (text, draft) => void (draft.backups = { ...draft.backups, keep: parseCount(text, 1, 10_000) }) },
   {
     flag: '--log-level',
     value: '<level>',

@@ -11,6 +11,7 @@ import type { DeliveryOptions } from './delivery/delivery-settings.js';
 import { defaultDeployLimits } from './deploys/deploy-limits.js';
 import type { OperationSettings } from './operations/context.js';
 import { defaultInvitePolicies } from './auth/invite-limits.js';
+import { defaultBackupSettings, type BackupSettings } from './backup/backup-settings.js';
 
 export type ServerRole = 'all' | 'web' | 'worker';
 
@@ -85,6 +86,8 @@ export interface ServerOptions extends OperationSettings, DeliveryOptions {
   readonly logFormat: LogFormat;
   /** Colours in lines for people. */
   readonly logColors: boolean;
+  /** Scheduled backups (docs/server.md, "Scheduled backups"): none without a directory. */
+  readonly backups: BackupSettings;
 }
 
 export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOptions {
@@ -143,6 +146,7 @@ export function serverOptions(overrides: Partial<ServerOptions> = {}): ServerOpt
     logLevel: 'info',
     logFormat: 'json',
     logColors: false,
+    backups: defaultBackupSettings,
     ...overrides,
   };
 }

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { startBackupSchedule, type BackupSchedule } from './backup/backup-schedule.js';
+import { BackupStatus } from './observability/backup-status.js';
 import type { Redis } from 'ioredis';
 import { ensureBootstrapToken } from './auth/bootstrap-token.js';
 import { FormDirectory } from './forms/form-directory.js';
@@ -154,7 +157,9 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       submissions: { store, writer, metrics, quota, sites, idempotencyWindowMs: options.idempotencyWindowMs, formIp: options.formIp, now: context.now, checks: spamChecks(spam) },
     };
     // Every role answers health, metrics and the schema; a worker takes no other requests.
-    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls })];
+    const backups = await startBackups(store, options, encryption.key, logger, metrics);
+    if (backups) closers.push(() => backups.schedule.stop());
+    const plugins: RoutePlugin[] = [(app) => publicRoutes(app, { health, metrics, urls, backups: backups?.status })];
     if (context.mail) closers.push(() => context.mail?.sender.close());
     if (options.role !== 'worker') {
       const failures = new FailedAuthentications(rateLimiter, options.authFailureLimit);
@@ -214,6 +219,16 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     await closeAll().catch(() => undefined);
     throw error;
   }
+}
+
+/** Scheduled backups, when `--backup-dir` is given (docs/server.md, "Scheduled backups"). */
+async function startBackups(store: Store, options: ServerOptions, key: Uint8Array, logger: Logger, metrics: Metrics): Promise<{ schedule: BackupSchedule; status: BackupStatus } | null> {
+  const directory = options.backups.directory;
+  if (directory === null) return null;
+  const status = new BackupStatus();
+  metrics.watchBackups(status);
+  const schedule = await startBackupSchedule({ store, settings: { ...options.backups, directory }, dataDir: options.dataDir, databaseUrl: options.databaseUrl, encryptionKey: key, status, logger });
+  return { schedule, status };
 }
 
 /** A probe with no answer by then counts as a failure, so that `/healthz` answers within a second. */

@@ -1,6 +1,7 @@
 import type { BackendName } from '@svc/testkit';
 import type { Log, ScenarioResult } from '../harness/report.js';
 import { runAddressFloodScenario } from './address-flood.js';
+import { runBackupRestoreScenario } from './backup-restore.js';
 import { runBadInputScenario } from './bad-input.js';
 import { runConnectionFloodScenario } from './connection-flood.js';
 import { runCrashScenario } from './crash.js';
@@ -32,7 +33,8 @@ export type ScenarioName =
   | 'redis-outage'
   | 'disk-full'
   | 'data-dir-removed'
-  | 'git-pushes';
+  | 'git-pushes'
+  | 'backup-restore';
 export const scenarioNames: readonly ScenarioName[] = [
   'crash',
   'durability',
@@ -51,6 +53,7 @@ export const scenarioNames: readonly ScenarioName[] = [
   'disk-full',
   'data-dir-removed',
   'git-pushes',
+  'backup-restore',
 ];
 
 /** Scenarios about one backend's own dependency: run on that backend only. */
@@ -115,6 +118,8 @@ export function runScenario(name: ScenarioName, backend: BackendName, size: RunS
       return runDiskFullScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 5_000 : 2_000, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
     case 'git-pushes':
       return runGitPushesScenario({ backend, pushes: full ? 30 : 6, submissions: full ? 3_000 : 300, concurrency: 16, settleMs: full ? 300_000 : 120_000, log });
+    case 'backup-restore':
+      return runBackupRestoreScenario({ backend, posts: full ? 2_000 : 200, concurrency: full ? 16 : 8, filesEvery: 10, log });
     case 'data-dir-removed':
       return runDataDirRemovedScenario({ clients: full ? 8 : 4, perSecond: full ? 100 : 40, outageMs: full ? 3_000 : 1_500, steadyMs: full ? 2_000 : 1_000, deliveryWaitMs: 0, log });
   }

@@ -1,5 +1,6 @@
 import type { AnyCommand } from '../command.js';
 import { auditLogCommand } from './audit-log/commands.js';
+import { backupCommand, restoreCommand } from './backup/commands.js';
 import { deliveriesCommand } from './deliveries/commands.js';
 import { deployCommand, deploysCommand } from './deploy/commands.js';
 import { formsCommand } from './forms/commands.js';
@@ -41,6 +42,8 @@ const clientCommands: readonly AnyCommand[] = [
   membersCommand,
   auditLogCommand,
   openCommand,
+  backupCommand,
+  restoreCommand,
 ];
 
 /** The commands for this command line: `serve` with its flags only when it is the one named. */

@@ -21,7 +21,3 @@ export interface BuildServices {
   };
   readonly now: () => number;
 }
-
-/** The additional authenticated data the project's push secret and repository token are sealed with. */
-export const pushSecretContext = (projectId: string): string => `git-push-secret:${projectId}`;
-export const repoTokenContext = (projectId: string): string => `git-repo-token:${projectId}`;

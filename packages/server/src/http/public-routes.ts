@@ -4,6 +4,7 @@ import { eventJsonSchema, eventTypes, isEventType } from '@svc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { unavailableRetryAfterSeconds, type DependencyHealth } from '../health/dependency-health.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { BackupStatus } from '../observability/backup-status.js';
 
 export interface PublicRouteServices {
   /** What the health monitor and the request path last found about each dependency. */
@@ -11,6 +12,8 @@ export interface PublicRouteServices {
   readonly metrics: Metrics;
   /** The public addresses, known once the server listens: the schemas' `$id`s name the base URL. */
   readonly urls: { readonly baseUrl: string };
+  /** What the scheduled backups last did, when `--backup-dir` is set (docs/server.md, "Scheduled backups"). */
+  readonly backups?: BackupStatus | undefined;
 }
 
 /** `GET /healthz`, `GET /metrics`, `GET /schema/service.json` and `GET /schema/events/{type}.json`. */
@@ -52,9 +55,11 @@ export async function publicRoutes(app: FastifyInstance, services: PublicRouteSe
   // so it never waits on a dependency: 503 exactly when a submission cannot be stored now.
   app.get('/healthz', (_request, reply) => {
     const { ok, checks } = services.health.report();
+    // A failed backup is reported, but a submission can still be stored: it never makes this 503.
+    const backup = services.backups ? { backup: services.backups.report() } : {};
     void reply.header('cache-control', 'no-store');
-    if (ok) return reply.send({ ok: true, checks });
-    return reply.code(503).header('retry-after', String(unavailableRetryAfterSeconds)).send({ ok: false, error: 'unavailable', retryAfter: unavailableRetryAfterSeconds, checks });
+    if (ok) return reply.send({ ok: true, checks, ...backup });
+    return reply.code(503).header('retry-after', String(unavailableRetryAfterSeconds)).send({ ok: false, error: 'unavailable', retryAfter: unavailableRetryAfterSeconds, checks, ...backup });
   });
 
   app.get('/metrics', async (_request, reply) =>

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RateLimitObserver } from '../ratelimit/rate-limiter.js';
+import type { BackupStatus } from './backup-status.js';
 
 /** Prometheus metrics of one server; a registry of its own, so tests can run several. */
 export class Metrics {
@@ -41,6 +42,36 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         for (const [limit, count] of held()) this.set({ limit }, count);
+      },
+    });
+  }
+
+  /** Reports, at each scrape, what the scheduled backups last did (docs/server.md, "Scheduled backups"). */
+  watchBackups(status: BackupStatus): void {
+    const gauge = (name: string, help: string, read: () => number | null): void =>
+      void new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const value = read();
+          if (value !== null) this.set(value);
+        },
+      });
+    gauge('svc_backup_last_success_timestamp_seconds', 'When the last scheduled backup was written (Unix time).', () => (status.lastSuccessAt === null ? null : status.lastSuccessAt / 1000));
+    gauge('svc_backup_last_failure_timestamp_seconds', 'When a scheduled backup last failed (Unix time); the reason is in the log.', () => (status.lastFailureAt === null ? null : status.lastFailureAt / 1000));
+    gauge('svc_backup_failing', '1 when the last scheduled backup failed, else 0.', () => (status.failing ? 1 : 0));
+    gauge('svc_backup_last_duration_seconds', 'How long the last scheduled backup took.', () => (status.lastDurationMs === null ? null : status.lastDurationMs / 1000));
+    gauge('svc_backup_last_size_bytes', 'The size of the last scheduled backup.', () => status.lastBytes);
+    new Counter({
+      name: 'svc_backups_total',
+      help: 'Scheduled backups attempted by this process, by result (succeeded, failed).',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ result: 'succeeded' }, status.succeeded);
+        this.inc({ result: 'failed' }, status.failed);
       },
     });
   }

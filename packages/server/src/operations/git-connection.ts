@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ServiceError } from '@svc/protocol';
 import type { CreateHookResponse, EnvironmentName, HookInfo } from '@svc/protocol/api';
 import { hashToken } from '../auth/token-secrets.js';
-import { pushSecretContext, repoTokenContext } from '../builds/build-services.js';
+import { generatePushSecret, pushSecretContext, repoTokenContext } from '../builds/git-secrets.js';
 import { checkRepoAddress, normalizeRepoUrl, type RepoUrlPolicy } from '../builds/repo-url.js';
 import { newId } from '../lib/ids.js';
 import { deleteDeployHook, insertDeployHook, listDeployHooks, upsertGitConnection } from '../store/queries/git-connections.js';
@@ -35,7 +35,7 @@ export async function connectGit(
   if (unreachable !== null) throw new ServiceError('validation_failed', `the repository cannot be reached: ${unreachable}`, { errors: { repo: unreachable } });
   const now = context.now();
   const id = newId('git', now);
-  const pushSecret = `ghsec_${randomBytes(32).toString('base64url')}`;
+  const pushSecret = generatePushSecret();
   await context.store.transaction(async (trx) => {
     await upsertGitConnection(trx, {
       project_id: project.id,

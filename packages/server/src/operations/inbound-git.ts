@@ -11,7 +11,7 @@ import { findProjectById } from '../store/queries/projects.js';
 import type { BuildRow, GitConnectionRow } from '../store/schema.js';
 import { branchOfEnvironment, enqueueBuild, environmentOfBranch } from './builds.js';
 import type { OperationContext } from './context.js';
-import { pushSecretContext } from '../builds/build-services.js';
+import { pushSecretContext } from '../builds/git-secrets.js';
 import { hookSecretHash } from './git-connection.js';
 import { recordInbound, type PushSummary } from './inbound-log.js';
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BackendCapabilities } from './capabilities.js';
+import type { StoreCatalog } from './catalog.js';
 import type { DependencyFailure, StoreDependency } from './dependency-failure.js';
 import type { FileStore } from './files/file-store.js';
 import type { BatchOptions, PreparedSubmission, SubmissionOutcome } from './submission-batch.js';
@@ -19,6 +20,8 @@ export interface Store {
   readonly db: Db;
   readonly capabilities: BackendCapabilities;
   readonly files: FileStore;
+  /** The database's own account of its tables (backups and restores read it). */
+  readonly catalog: StoreCatalog;
   /**
    * Runs `work` in one transaction; on SQLite and PostgreSQL alike the commit is durable
    * (fsync'd) before the promise resolves, unless `durable: false`: then the commit is
@@ -52,6 +55,12 @@ export interface Store {
    * submission, else why not. `write` also proves the disk takes a write (after a failure).
    */
   readonly health: Readonly<Record<StoreDependency, (write: boolean) => Promise<string | null>>>;
+  /**
+   * Runs `work` unless another holder of the lock `key` is running it, on any instance
+   * (PostgreSQL: a session advisory lock; SQLite: one process serves the data dir, so in
+   * process). Null when it was held elsewhere and `work` did not run.
+   */
+  exclusive<T>(key: number, work: () => Promise<T>): Promise<{ readonly value: T } | null>;
   /** True when this open created a new, empty store (no database file, or no tables). */
   readonly created: boolean;
   close(): Promise<void>;
@@ -105,6 +114,11 @@ export interface StoreOptions {
   readonly databaseTimeoutMs?: number;
   /** Below this much free space under the data dir, storage counts as full; default 64 MiB. */
   readonly minFreeBytes?: number;
+  /**
+   * Apply migrations only up to this version (a restore writes an older archive's rows at
+   * its own level, then opens the store again to migrate the rest); default all.
+   */
+  readonly migrateUpTo?: number;
 }
 
 export const defaultDatabaseTimeoutMs = 5_000;

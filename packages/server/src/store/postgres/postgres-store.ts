@@ -9,6 +9,7 @@ import type { Database } from '../schema.js';
 import { checkStorage } from '../storage-check.js';
 import { defaultDatabaseTimeoutMs, defaultMinFreeBytes, type Db, type Store, type StoreOptions, type StoreSignal } from '../store.js';
 import { Listener } from './listener.js';
+import { postgresCatalog } from './postgres-catalog.js';
 import { guardPoolClients } from './pool-guards.js';
 import { commitSubmissionBatchInOneStatement } from './submission-batch.js';
 
@@ -28,7 +29,7 @@ const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, for
  */
 export async function openPostgresStore(options: StoreOptions & { databaseUrl: string; poolSize?: number }): Promise<Store> {
   // Migrations first, on a connection of their own: they may take longer than any statement may.
-  const created = await migrate(options.databaseUrl);
+  const created = await migrate(options.databaseUrl, options.migrateUpTo);
   const timeoutMs = options.databaseTimeoutMs ?? defaultDatabaseTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
@@ -78,6 +79,27 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
     },
     created,
     files,
+    catalog: postgresCatalog(db),
+    exclusive: async (key, work) => {
+      // A session lock on a connection of its own, held while `work` runs (which may use the pool).
+      // A connection whose unlock failed is closed rather than pooled: closing it ends the lock.
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+        if (!rows[0]?.locked) return null;
+        try {
+          return { value: await work() };
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((error: unknown) => void (broken = error as Error));
+        }
+      } catch (error) {
+        broken ??= error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     transaction: (work, transactionOptions) =>
       db.transaction().execute(async (trx) => {
         // Committed and visible at once, but not waited for on disk (PostgreSQL's asynchronous commit).
@@ -97,7 +119,7 @@ export async function openPostgresStore(options: StoreOptions & { databaseUrl: s
 }
 
 /** Applies pending migrations; true when the database had none applied (a new, empty store). */
-async function migrate(databaseUrl: string): Promise<boolean> {
+async function migrate(databaseUrl: string, upTo = Infinity): Promise<boolean> {
   const migrations = await loadMigrations('postgres');
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'svc-migrate' });
   client.on('error', () => undefined);
@@ -109,7 +131,7 @@ async function migrate(databaseUrl: string): Promise<boolean> {
     await client.query(`CREATE TABLE IF NOT EXISTS ${ledgerTable} (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
     const applied = await client.query<AppliedMigration>(`SELECT version, name, checksum FROM ${ledgerTable} ORDER BY version`);
-    for (const migration of pendingMigrations(migrations, applied.rows)) {
+    for (const migration of pendingMigrations(migrations, applied.rows).filter((pending) => pending.version <= upTo)) {
       await client.query(migration.sql);
       await client.query(`INSERT INTO ${ledgerTable} (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)`, [
         migration.version,

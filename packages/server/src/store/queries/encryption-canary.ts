@@ -10,3 +10,9 @@ export async function ensureEncryptionCanary(db: Db, sealed: string, now: number
   const row = await db.selectFrom('encryption_canary').select('value').where('id', '=', 1).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** The stored canary, or null when none was written yet (a store never started). */
+export async function readEncryptionCanary(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('encryption_canary').select('value').where('id', '=', 1).executeTakeFirst();
+  return row?.value ?? null;
+}

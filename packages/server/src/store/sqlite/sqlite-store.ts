@@ -6,6 +6,7 @@ import { sqliteCapabilities } from '../capabilities.js';
 import { classifySqliteFailure, sqliteDependencyFailure } from './failures.js';
 import { assertSameFile, fileIdentity } from './file-identity.js';
 import { connectionPragmas } from './pragmas.js';
+import { sqliteCatalog } from './sqlite-catalog.js';
 import { DiskFileStore } from '../files/disk-file-store.js';
 import { inProcessSignal } from '../listeners.js';
 import { ledgerTable, loadMigrations, pendingMigrations, type AppliedMigration } from '../migrations.js';
@@ -37,9 +38,10 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
   await (await open(file, 'a', 0o600)).close();
   const database = new SqliteDatabase(file);
   const identity = fileIdentity(file);
+  let complete: boolean;
   try {
     for (const pragma of connectionPragmas(busyTimeoutMs)) database.pragma(pragma);
-    await migrate(database);
+    complete = await migrate(database, options.migrateUpTo);
   } catch (error) {
     database.close();
     throw error;
@@ -47,22 +49,35 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
 
   const lock = new WriteLock();
   const db: Db = new Kysely<Database>({ dialect: new LockedSqliteDialect(database, lock) });
-  // Started after the migrations, which it relies on.
-  const submissions = new SubmissionThread(file, { busyTimeoutMs });
+  // Started after the migrations, which it relies on: a store opened at an older level (for a
+  // restore, options.migrateUpTo) takes no submissions and has none.
+  const submissions = complete ? new SubmissionThread(file, { busyTimeoutMs }) : null;
   const files = new DiskFileStore(options.dataDir, db);
   await files.init();
   const storage = { dataDir: options.dataDir, directory: files.staging, identity: { path: file, expected: identity }, minFreeBytes: options.minFreeBytes ?? defaultMinFreeBytes };
 
+  const held = new Set<number>();
   return {
     db,
     capabilities: sqliteCapabilities,
     files,
+    catalog: sqliteCatalog(db),
+    // One process serves the data dir (docs/server.md): a lock of this process is everyone's.
+    exclusive: async (key, work) => {
+      if (held.has(key)) return null;
+      held.add(key);
+      try {
+        return { value: await work() };
+      } finally {
+        held.delete(key);
+      }
+    },
     classifyFailure: classifySqliteFailure,
     dependencyFailure: (error) => sqliteDependencyFailure(error, options.dataDir),
     health: {
       database: async () => {
         await sql`select 1`.execute(db);
-        return submissions.problem;
+        return submissions?.problem ?? null;
       },
       storage: (write) => checkStorage(storage, write),
     },
@@ -95,6 +110,7 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
       const folded = fold(items);
       const release = await lock.acquire();
       try {
+        if (!submissions) throw new Error('this store was opened at an older migration level and takes no submissions');
         return assembleOutcomes(items, folded, await submissions.commit(folded.writers.map((index) => items[index]!), batch));
       } finally {
         release();
@@ -113,23 +129,25 @@ export async function openSqliteStore(options: StoreOptions): Promise<Store> {
       await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
     close: async () => {
-      await submissions.close();
+      await submissions?.close();
       await db.destroy();
     },
   };
 }
 
-async function migrate(database: SqliteDatabase.Database): Promise<void> {
+/** Applies pending migrations up to `upTo`; true when every migration this svc ships is applied. */
+async function migrate(database: SqliteDatabase.Database, upTo = Infinity): Promise<boolean> {
   const migrations = await loadMigrations('sqlite');
   database.exec(`CREATE TABLE IF NOT EXISTS ${ledgerTable} (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const apply = database.transaction(() => {
     const applied = database.prepare(`SELECT version, name, checksum FROM ${ledgerTable} ORDER BY version`).all() as AppliedMigration[];
     const record = database.prepare(`INSERT INTO ${ledgerTable} (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`);
-    for (const migration of pendingMigrations(migrations, applied)) {
+    for (const migration of pendingMigrations(migrations, applied).filter((pending) => pending.version <= upTo)) {
       database.exec(migration.sql);
       record.run(migration.version, migration.name, migration.checksum, Date.now());
     }
   });
   apply.immediate();
+  return upTo >= (migrations.at(-1)?.version ?? 0);
 }
