@@ -5,6 +5,7 @@ import { sessionIdleMs } from './settings/session/session-store.js';
 import { removeOldAuditEntries } from './store/queries/audit-log.js';
 import { deleteExpiredIdempotencyKeys } from './store/queries/idempotency.js';
 import { deleteExpiredPushDeliveries } from './store/queries/push-delivery-ids.js';
+import { deleteFinishedMail } from './store/queries/mail-outbox.js';
 import { pushReplayWindowMs } from './operations/inbound-git.js';
 import { deleteExpiredRateLimits } from './store/queries/rate-limits.js';
 import { disableLongFailingWebhooks } from './store/queries/record-attempts.js';
@@ -44,6 +45,9 @@ function failingReason(windowMs: number): string {
   return `every attempt failed for ${span}`;
 }
 
+/** How long a sent or given-up email's row (never its message) is kept, for diagnosis. */
+const finishedMailKeptMs = 24 * 60 * 60 * 1000;
+
 /** Rows per removal statement, and removals per kind in one run: each transaction stays short. */
 const batchRows = 500;
 const batchesPerRun = 40;
@@ -63,6 +67,7 @@ export function startMaintenance(store: Store, options: MaintenanceOptions): { s
     const now = Date.now();
     await deleteExpiredIdempotencyKeys(store.db, now - options.idempotencyWindowMs);
     await deleteExpiredPushDeliveries(store.db, now - pushReplayWindowMs);
+    await deleteFinishedMail(store.db, now - finishedMailKeptMs);
     await deleteExpiredRateLimits(store.db, now);
     await deleteExpiredSessions(store.db, now, now - sessionIdleMs);
     await deleteExpiredSolutions(store.db, now);

@@ -10,6 +10,7 @@ import { ProjectSites } from './sites/project-sites.js';
 import { SubmissionWriter } from './forms/submission-writer.js';
 import { observeAttempt } from './delivery/attempt-metrics.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { MailOutboxWorker } from './delivery/mail-outbox.js';
 import { deliverySettings } from './delivery/delivery-settings.js';
 import { buildApp, type RoutePlugin } from './http/app.js';
 import { formRoutes, type FormRouteServices } from './http/form-routes.js';
@@ -192,6 +193,13 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
       const worker = new DeliveryWorker({ store, settings: delivery, box, mail: context.mail, logger, reportFailure: backgroundFailure, now: Date.now, onAttempt: (result) => observeAttempt(metrics, result) });
       worker.start();
       closers.push(() => worker.stop());
+      const { mail } = context;
+      if (mail) {
+        const outbox = new MailOutboxWorker({ store, box, sender: mail.sender, policy: delivery.policy, pollIntervalMs: Math.max(delivery.pollIntervalMs, 1_000), leaseMs: delivery.leaseMs, logger, now: context.now });
+        mail.outbox.bind(() => outbox.wake());
+        outbox.start();
+        closers.push(() => outbox.stop());
+      }
     }
     const asUnavailable = unavailableAnswers(store, health);
     const app: FastifyInstance = await buildApp(metrics, { logger, trustProxy: options.trustProxy, connections: options.connections, asUnavailable }, plugins);

@@ -5,7 +5,7 @@ import { sealedKeyId } from './backup-key.js';
 
 /** Something a restore with --different-key could not keep, and what to do about it. */
 export interface SetAgain {
-  /** `webhook`, `git`, `captcha`. */
+  /** `webhook`, `git`, `captcha`, `email`. */
   readonly kind: string;
   /** The row's id (a webhook's, a project's, a form's). */
   readonly id: string;
@@ -37,6 +37,17 @@ export class Rekeying {
     switch (table) {
       case 'encryption_canary':
         return null;
+      case 'mail_outbox':
+        // A queued email holds a sign-in link sealed with the other key: it is not sent; the person asks again.
+        if (this.sealedHere(row['message_sealed'])) {
+          row['message_sealed'] = null;
+          if (row['status'] === 'pending') {
+            row['status'] = 'failed';
+            row['last_error'] = 'restored under another key before it was sent';
+            this.setAgain.push({ kind: 'email', id: String(row['id']), action: `an email with a link to ${String(row['recipient'])} was not sent: invite them again, or they ask for a sign-in link again` });
+          }
+        }
+        break;
       case 'projects':
         this.projects.set(String(row['id']), String(row['name']));
         break;

@@ -14,6 +14,22 @@ export interface MailDelivery {
   readonly sender: MailSender;
   /** The public base URL, for the link to the submission (known once the server listens). */
   readonly baseUrl: () => string;
+  /** Tells this process's mail outbox that a message was queued (a no-op where none runs). */
+  readonly outbox: OutboxWake;
+}
+
+/** Wakes the mail outbox of this process, once one is started (delivery/mail-outbox.ts). */
+export class OutboxWake {
+  private target: (() => void) | null = null;
+
+  /** The worker to wake; null where this process sends no email itself. */
+  bind(target: (() => void) | null): void {
+    this.target = target;
+  }
+
+  wake(): void {
+    this.target?.();
+  }
 }
 
 export interface AttemptDependencies {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { InviteLimits } from '../auth/invite-limits.js';
 import { deliverySettings, type DeliveryOptions, type DeliverySettings } from '../delivery/delivery-settings.js';
+import { OutboxWake } from '../delivery/attempt-delivery.js';
 import { MailSender } from '../delivery/mail-sender.js';
 import { defaultMaxKeys, WindowRateLimiter, type RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Store } from '../store/store.js';
@@ -44,7 +45,7 @@ export function createOperationContext(parts: OperationContextParts): OperationC
     options,
     secrets: parts.secrets ?? new SecretBox(key!),
     delivery,
-    mail: smtpUrl === undefined || mailFrom === undefined ? null : { sender: new MailSender(smtpUrl, mailFrom, delivery.timeoutMs, now), baseUrl: () => urls.baseUrl },
+    mail: smtpUrl === undefined || mailFrom === undefined ? null : { sender: new MailSender(smtpUrl, mailFrom, delivery.timeoutMs, now), baseUrl: () => urls.baseUrl, outbox: new OutboxWake() },
     urls,
     forms: parts.forms ?? { invalidate: () => undefined },
     logger: parts.logger ?? pino({ level: 'silent' }),

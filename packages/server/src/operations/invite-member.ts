@@ -10,7 +10,7 @@ import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import { isPerson, membershipIn, type OperationContext, type Principal } from './context.js';
 import { memberName, memberObject, normalizeEmail, normalizeName, toMemberInfo } from './member-info.js';
-import { sendPersonLinkMail } from './person-mail.js';
+import { queuePersonLinkMail } from './person-mail.js';
 import { requireManagePeople } from './rights.js';
 import { workspaceInScope } from './scope.js';
 
@@ -58,6 +58,7 @@ export async function inviteMember(context: OperationContext, principal: Princip
   const shown = randomToken(256);
   const emailed = context.mail ? randomToken(256) : null;
   const now = context.now();
+  const urlOf = (secret: string) => `${context.urls.baseUrl}/login/invite/${secret}`;
   const listing = await context.store.transaction(async (trx) => {
     const workspace = await invitingWorkspace(trx, principal, input.workspace, email);
     let person = await findPersonByEmail(trx, email);
@@ -80,13 +81,14 @@ export async function inviteMember(context: OperationContext, principal: Princip
     const stored = await findMemberListing(trx, member.id);
     if (!stored) throw new Error(`member ${member.id} vanished while it was invited`);
     await recordAudit(trx, context, principal, { action: 'member.invited', workspaceId: workspace.id, object: memberObject(stored) });
+    if (emailed !== null) {
+      const inviter = isPerson(principal) ? (membershipIn(principal, stored.member.workspace_id)?.name ?? null) : null;
+      const invitation = { to: email, kind: 'invite' as const, url: urlOf(emailed), workspace: stored.workspaceSlug, inviter, name: memberName(stored.member.name, email) };
+      await queuePersonLinkMail(trx, context, invitation, link.expiresAt);
+    }
     return stored;
   });
-  const urlOf = (secret: string) => `${context.urls.baseUrl}/login/invite/${secret}`;
-  if (emailed !== null) {
-    const inviter = isPerson(principal) ? (membershipIn(principal, listing.member.workspace_id)?.name ?? null) : null;
-    sendPersonLinkMail(context, { to: email, kind: 'invite', url: urlOf(emailed), workspace: listing.workspaceSlug, inviter, name: memberName(listing.member.name, email) });
-  }
+  context.mail?.outbox.wake();
   return { member: toMemberInfo(listing), inviteUrl: urlOf(shown) };
 }
 

@@ -1,4 +1,7 @@
 import { newId } from '../lib/ids.js';
+import { outboxMessageContext, type OutboxMessage } from '../delivery/mail-outbox.js';
+import { queueMail } from '../store/queries/mail-outbox.js';
+import type { Db } from '../store/store.js';
 import type { OperationContext } from './context.js';
 
 export interface PersonLinkMail {
@@ -15,12 +18,13 @@ export interface PersonLinkMail {
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Emails an invite or a sign-in link when the server has `--smtp-url` (docs/members.md).
- * Sent after the link is stored and never awaited by the caller: the answer to "email me a
- * link" must take as long for an unknown address as for a known one, and an invite's link
- * is in the answer too, so a mail server that fails loses nothing (it is logged).
+ * Queues the email of an invite or a sign-in link when the server has `--smtp-url`
+ * (docs/members.md, "Emails that carry a link"), in the caller's transaction, the one that
+ * stores the link: a mail server that is down delays it (the mail outbox retries it on the
+ * webhooks' schedule while the link works) instead of losing it. The message is sealed: it
+ * holds the link. Call `context.mail.outbox.wake()` once the transaction committed.
  */
-export function sendPersonLinkMail(context: OperationContext, mail: PersonLinkMail): void {
+export async function queuePersonLinkMail(trx: Db, context: OperationContext, mail: PersonLinkMail, expiresAt: number): Promise<void> {
   if (!context.mail) return;
   const host = new URL(context.urls.baseUrl).host;
   const invite = mail.kind === 'invite';
@@ -31,11 +35,8 @@ export function sendPersonLinkMail(context: OperationContext, mail: PersonLinkMa
   const ignore = invite ? 'If you did not expect this invitation, ignore this email.' : 'If you did not ask to sign in, ignore this email: nobody can sign in without the link.';
   const text = `Hello ${mail.name},\n\n${lead}\n\n${mail.url}\n\n${ignore}\n`;
   const html = `<p>Hello ${escapeHtml(mail.name)},</p><p>${escapeHtml(lead)}</p><p><a href="${escapeHtml(mail.url)}">${escapeHtml(mail.url)}</a></p><p>${escapeHtml(ignore)}</p>`;
-  const { sender } = context.mail;
-  void sender
-    .send({ to: [mail.to], replyTo: null, subject, text, html, messageId: `<${newId('mail')}@${host}>`, headers: {} })
-    .then((outcome) => {
-      if (!outcome.accepted) context.logger.warn({ kind: mail.kind, error: outcome.error }, 'could not email a sign-in link');
-    })
-    .catch((error: unknown) => context.logger.warn({ err: error, kind: mail.kind }, 'could not email a sign-in link'));
+  const now = context.now();
+  const id = newId('mail', now);
+  const message: OutboxMessage = { replyTo: null, subject, text, html, messageId: `<${id}@${host}>`, headers: {} };
+  await queueMail(trx, { id, purpose: mail.kind, recipient: mail.to, messageSealed: context.secrets.seal(JSON.stringify(message), outboxMessageContext(id)), expiresAt, now });
 }

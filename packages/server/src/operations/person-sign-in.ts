@@ -6,7 +6,7 @@ import type { Db } from '../store/store.js';
 import { recordAuditAs } from './audit-log.js';
 import type { OperationContext, PersonPrincipal } from './context.js';
 import { memberName, memberObject, normalizeEmail } from './member-info.js';
-import { sendPersonLinkMail } from './person-mail.js';
+import { queuePersonLinkMail } from './person-mail.js';
 import { emailName } from './rights.js';
 
 /** A sign-in link sent by email works once, for 15 minutes (docs/members.md). */
@@ -49,9 +49,13 @@ export async function emailSignInLink(context: OperationContext, email: string):
   if (!person || (await activeMemberships(db, person.id)).length === 0) return;
   const secret = randomToken(256);
   const now = context.now();
-  await insertLink(db, { idHash: hashSecret(secret), purpose: 'email', personId: person.id, now, expiresAt: now + emailLinkLifetimeMs });
-  // Greeted by the part of their address: a name is a workspace's, and this email is none's.
-  sendPersonLinkMail(context, { to: person.email, kind: 'sign-in', url: `${context.urls.baseUrl}/login/email/${secret}`, name: emailName(person.email) });
+  const expiresAt = now + emailLinkLifetimeMs;
+  await context.store.transaction(async (trx) => {
+    await insertLink(trx, { idHash: hashSecret(secret), purpose: 'email', personId: person.id, now, expiresAt });
+    // Greeted by the part of their address: a name is a workspace's, and this email is none's.
+    await queuePersonLinkMail(trx, context, { to: person.email, kind: 'sign-in', url: `${context.urls.baseUrl}/login/email/${secret}`, name: emailName(person.email) }, expiresAt);
+  });
+  context.mail?.outbox.wake();
 }
 
 /**

@@ -39,6 +39,7 @@ export interface Database {
   builds: BuildsTable;
   inbound_deliveries: InboundDeliveriesTable;
   push_delivery_ids: PushDeliveryIdsTable;
+  mail_outbox: MailOutboxTable;
   spent_captcha_solutions: SpentCaptchaSolutionsTable;
   people: PeopleTable;
   members: MembersTable;
@@ -395,6 +396,27 @@ export interface InboundDeliveriesTable {
 }
 
 export type InboundDeliveryRow = Selectable<InboundDeliveriesTable>;
+
+/** An email with a one-time link, waiting to be sent (docs/members.md, "Emails that carry a link"). */
+export interface MailOutboxTable {
+  id: string;
+  purpose: string;
+  recipient: string;
+  /** The whole message, sealed with the server's key; null once sent or given up. */
+  message_sealed: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_error: string | null;
+  /** When its link stops working: there is no point sending it after. */
+  expires_at: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export type MailOutboxRow = Selectable<MailOutboxTable>;
 
 /** Push deliveries taken in the last day, by their host's delivery id (replays are ignored). */
 export interface PushDeliveryIdsTable {

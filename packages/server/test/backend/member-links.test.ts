@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPrincipal, type MailServer, newEncryptionKey, operationContext, selectBackend, startMailServer } from '@svc/testkit';
 import { useBackendStore } from '@svc/testkit/vitest';
+import { MailOutboxWorker } from '../../src/delivery/mail-outbox.js';
 import type { OperationContext } from '../../src/operations/context.js';
 import { inviteLifetimeMs, inviteMember, removeMember } from '../../src/operations/members.js';
 import { emailLinkLifetimeMs, emailSignInLink, personPrincipal } from '../../src/operations/person-sign-in.js';
@@ -16,15 +17,21 @@ describe.runIf(backend.available)(`invite and email sign-in links on ${backend.n
   let clock = Date.UTC(2026, 0, 1);
   let context: OperationContext;
   let mail: MailServer;
+  let outbox: MailOutboxWorker;
   const workspaceIds: Record<string, string> = {};
 
   beforeAll(async () => {
     mail = await startMailServer();
     const options = { dataDir: suite.environment.dataDir, encryptionKey: parseEncryptionKey(newEncryptionKey()), smtpUrl: mail.url, mailFrom: 'svc@agency.example' };
     context = { ...operationContext(suite.store, options), now: () => clock };
+    // The emails go through the mail outbox, as in svc serve; its clock is the test's.
+    outbox = new MailOutboxWorker({ store: suite.store, box: context.secrets, sender: context.mail!.sender, policy: context.delivery.policy, pollIntervalMs: 60_000, leaseMs: 60_000, logger: context.logger, now: () => clock });
+    context.mail!.outbox.bind(() => outbox.wake());
+    outbox.start();
     for (const slug of ['acme', 'globex']) workspaceIds[slug] = (await ensureWorkspace(suite.store.db, slug, clock)).id;
   });
   afterAll(async () => {
+    await outbox?.stop();
     context?.mail?.sender.close();
     await mail?.close();
   });
