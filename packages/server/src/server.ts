@@ -25,6 +25,7 @@ import { watchDeploys } from './deploys/stalled-uploads.js';
 import { publicRoutes } from './http/public-routes.js';
 import { loadWidgetAssets } from './pinpoints/widget-assets.js';
 import { createOperationContext } from './operations/create-context.js';
+import { splitSharedNotificationTargets } from './operations/notification-target.js';
 import { createSettingsArea } from './settings/settings-area.js';
 import { EmailLinkLimit } from './auth/email-link-limit.js';
 import { createCliApi } from './http/cli-api/index.js';
@@ -147,6 +148,8 @@ export async function startServer(requested: ServerOptions): Promise<RunningServ
     // The public addresses are known once the server listens (its address is the default).
     const urls = { baseUrl: '', formsUrl: '' };
     const context = createOperationContext({ store, options, delivery, secrets: box, urls, forms: directory, logger, rateLimiter });
+    const split = await splitSharedNotificationTargets(store, box, context.now());
+    if (split > 0) logger.info({ forms: split }, `notification emails now go to each address on its own, for ${split} ${split === 1 ? 'form' : 'forms'}`);
     const spam = new SpamProtection(store.db, sites, box, altcha, { turnstile: options.turnstileVerifyUrl, hcaptcha: options.hcaptchaVerifyUrl }, context.now);
     const services: FormRouteServices = {
       directory,

@@ -6,9 +6,9 @@ import type { DeliveryJob } from '../store/queries/delivery-jobs.js';
 import type { MailMessage } from './mail-sender.js';
 
 /**
- * The notification email of a new submission (docs/form-endpoint.md, "Notifications"): the
- * form, every field, the file names (never the files), and a link to the submission in the
- * settings area. Every submitted value is escaped in the HTML part (Preact escapes text)
+ * The notification email of a new submission (docs/form-endpoint.md, "Notifications"), to
+ * one recipient: the form, every field, the file names (never the files), and a link to the
+ * submission in the settings area. Every submitted value is escaped in the HTML part (Preact escapes text)
  * and stripped of control characters in both; `Reply-To` is the submission's `email` field
  * when it is one valid address.
  */
@@ -16,14 +16,13 @@ export function notificationEmail(job: Pick<DeliveryJob, 'deliveryId' | 'eventId
   const event = JSON.parse(job.payload) as EventEnvelope<'form.submission.created'>;
   const { form, submission } = event.data;
   const formName = oneLine(form.name ?? form.slug);
-  const where = `${event.workspace}/${event.project}`;
   const link = `${baseUrl}/settings/${encodeURIComponent(event.workspace)}/${encodeURIComponent(event.project)}/forms/${encodeURIComponent(form.slug)}#${encodeURIComponent(submission.id)}`;
   const fields = Object.entries(submission.fields).map(([name, value]) => [clean(name), clean(valueText(value))] as const);
   const files = submission.files.map((file) => `${clean(file.name)} (${formatBytes(file.size)})`);
   const email = submission.fields['email'];
 
   const text = [
-    `A new submission to the form ${formName} (${where}).`,
+    `A new submission to the form ${formName}.`,
     '',
     ...(fields.length === 0 ? ['(no fields)'] : fields.map(([name, value]) => `${name}: ${value.replace(/\n/g, '\n  ')}`)),
     ...(files.length === 0 ? [] : ['', `Files (not attached): ${files.join(', ')}`]),
@@ -36,7 +35,7 @@ export function notificationEmail(job: Pick<DeliveryJob, 'deliveryId' | 'eventId
     <html lang="en">
       <body style="font-family:system-ui,sans-serif;color:#1f2933">
         <p>
-          A new submission to the form <strong>{formName}</strong> ({where}).
+          A new submission to the form <strong>{formName}</strong>.
         </p>
         <table cellpadding="6" style="border-collapse:collapse">
           <tbody>
@@ -63,9 +62,11 @@ export function notificationEmail(job: Pick<DeliveryJob, 'deliveryId' | 'eventId
 
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'svc.invalid';
   return {
+    // One recipient a message (docs/form-endpoint.md, "Notifications"): each address has a target of its own.
     to: job.url.slice('mailto:'.length).split(',').filter((address) => address !== ''),
     replyTo: typeof email === 'string' && isValidEmail(email) ? email : null,
-    subject: `New submission: ${formName} (${where})`,
+    // What a client reads in their inbox: the form's name, nothing of the service's own names.
+    subject: `New submission: ${formName}`,
     text,
     html,
     messageId: `<${job.deliveryId}@${domain}>`,

@@ -10,7 +10,7 @@ import type { Db } from '../store/store.js';
 import { recordAudit } from './audit-log.js';
 import type { OperationContext, Principal } from './context.js';
 import { toFormInfo } from './form-info.js';
-import { syncNotificationTarget } from './notification-target.js';
+import { syncNotificationTargets } from './notification-target.js';
 import type { ProjectInput } from './project-config.js';
 import { projectInScope, type ProjectInScope } from './scope.js';
 
@@ -76,7 +76,7 @@ export async function updateFormSettings(
     if (changed) await updateForm(trx, form.id, changes, context.now());
     if (changed) await recordAudit(trx, context, principal, { action: 'form.settings_changed', workspaceId: workspace.id, projectId: project.id, object: { type: 'form', id: form.slug } });
     if (changes.notify_emails !== undefined && changes.notify_emails !== form.notify_emails) {
-      await syncNotificationTarget(trx, form, parseNotifyEmails(changes.notify_emails), context.secrets, context.now());
+      await syncNotificationTargets(trx, form, parseNotifyEmails(changes.notify_emails), context.secrets, context.now());
     }
     return { form: { ...form, ...changes }, changed };
   });

@@ -163,6 +163,17 @@ export function newDeliveryRow(delivery: { id?: string; eventId: string; webhook
   };
 }
 
+/** Gives `to` a pending delivery of every event `from` still has pending, due now. */
+export async function copyPendingDeliveries(trx: Db, from: string, to: string, now: number): Promise<void> {
+  const pending = await trx.selectFrom('deliveries').select('event_id').where('webhook_id', '=', from).where('status', '=', 'pending').execute();
+  if (pending.length === 0) return;
+  await trx
+    .insertInto('deliveries')
+    .values(pending.map((row) => newDeliveryRow({ eventId: row.event_id, webhookId: to, now, lease: null })))
+    .onConflict((conflict) => conflict.columns(['event_id', 'webhook_id']).doNothing())
+    .execute();
+}
+
 /**
  * An event meant for one webhook only (`svc webhooks test`, marked `test`): stored as
  * already dispatched, with its one delivery leased to the caller, who sends it at once.

@@ -121,6 +121,11 @@ export async function listProjectForms(db: Db, projectId: string): Promise<FormR
   return db.selectFrom('forms').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('created_at').orderBy('id').execute();
 }
 
+/** A form by its id (the notification targets' upgrade reads its addresses). */
+export async function findFormById(db: Db, id: string): Promise<FormRow | undefined> {
+  return db.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function findProjectForm(db: Db, projectId: string, slug: string): Promise<FormRow | undefined> {
   return db.selectFrom('forms').selectAll().where('project_id', '=', projectId).where('slug', '=', slug).executeTakeFirst();
 }

@@ -74,9 +74,15 @@ export function parseStoredPatterns(text: string): string[] {
   }
 }
 
-/** The form's notification target (kind `email`), if it has one. */
-export async function findFormNotificationTarget(db: Db, formId: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('form_id', '=', formId).executeTakeFirst();
+/** The form's notification targets (kind `email`, one per address), oldest first. */
+export async function findFormNotificationTargets(db: Db, formId: string): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().where('form_id', '=', formId).orderBy('id').execute();
+}
+
+/** The ids of forms whose notification targets include one that emails several addresses at once (stored before one target per address). */
+export async function formsWithSharedNotificationTargets(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('webhooks').select('form_id').distinct().where('form_id', 'is not', null).where('kind', '=', 'email').where('url', 'like', 'mailto:%,%').execute();
+  return rows.map((row) => row.form_id).filter((id): id is string => id !== null);
 }
 
 export async function setWebhookUrl(db: Db, id: string, url: string, now: number): Promise<void> {
