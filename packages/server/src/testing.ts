@@ -23,5 +23,3 @@ export { formSnippet } from './forms/spam/form-snippet.js';
 export { AltchaChallenges, altchaKey } from './forms/spam/altcha-challenges.js';
 // How builds are held to --build-memory here (the git builds tests look for their cgroups).
 export { memoryCapMethod, type MemoryCapMethod, type CgroupLayout } from './builds/runner/memory-cgroup.js';
-// Live processes by their command line (the build tests look for what a build left behind).
-export { processesWith } from './builds/runner/test-support/processes.js';

@@ -25,4 +25,4 @@ export * from './git-project.js';
 export * from './site-fixtures.js';
 export * from './git-build-server.js';
 export * from './npm-registry.js';
-export { processesWith } from '@svc/server/testing';
+export * from './processes.js';
